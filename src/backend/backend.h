@@ -1,0 +1,377 @@
+/*
+ * backend.h - the one interface between dbgauge and a database.
+ *
+ * A backend is one const dg_backend descriptor: name, URL schemes, capability bits,
+ * dialect facts and a table of operations. Callers use the static inline wrappers at the
+ * end of this file; they never test which database they talk to (capability bits and the
+ * dialect answer that).
+ *
+ * Objects and ownership:
+ *   dg_conn   one connection; made by dg_connect(), freed by dg_conn_close() (NULL ok).
+ *             Each backend's connection struct embeds dg_conn as its FIRST member.
+ *   dg_stmt   a prepared statement of one connection; dg_prepare() / dg_stmt_free().
+ *             Freed before its connection. Likewise embeds dg_stmt first.
+ *   dg_bulk   an open bulk load into one table; dg_bulk_begin() / dg_bulk_end().
+ *
+ * Threading: a connection and its statements belong to one thread at a time. Different
+ * connections may be used concurrently from different threads.
+ *
+ * Errors: every operation returns 0 or a negative DG_E* code and fills the caller's
+ * dg_err (NULL allowed) with a copied message, the vendor code, an SQLSTATE-like code and
+ * a class (RETRY, CONN_LOST, CONSTRAINT, USER, FATAL). Messages never contain passwords.
+ *
+ * SQL text: statements use '?' placeholders for parameters; backends that need another
+ * form (PostgreSQL's $n) rewrite it. Strings inside quotes are left alone.
+ */
+#ifndef DG_BACKEND_BACKEND_H
+#define DG_BACKEND_BACKEND_H
+
+#include "core/err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- values ------------------------------------------------------------------------- */
+
+typedef enum dg_vtype {
+    DG_V_NULL = 0,
+    DG_V_INT,     /* u.i */
+    DG_V_DOUBLE,  /* u.d */
+    DG_V_TEXT,    /* u.s: pointer + length, NUL-terminated */
+    DG_V_NUMERIC, /* u.n: exact decimal = unscaled / 10^scale (money, TPC-C numerics) */
+} dg_vtype;
+
+typedef struct dg_value {
+    dg_vtype type;
+    union {
+        int64_t i;
+        double d;
+        struct {
+            const char *ptr;
+            size_t len;
+        } s;
+        struct {
+            int64_t unscaled;
+            int scale; /* 0..18 */
+        } n;
+    } u;
+} dg_value;
+
+static inline dg_value dg_vnull(void) { dg_value v = {.type = DG_V_NULL}; return v; }
+static inline dg_value dg_vint(int64_t i) { dg_value v = {.type = DG_V_INT, .u.i = i}; return v; }
+static inline dg_value dg_vdouble(double d) { dg_value v = {.type = DG_V_DOUBLE, .u.d = d}; return v; }
+static inline dg_value dg_vtext(const char *p, size_t len)
+{
+    dg_value v = {.type = DG_V_TEXT, .u.s = {p, len}};
+    return v;
+}
+static inline dg_value dg_vnumeric(int64_t unscaled, int scale)
+{
+    dg_value v = {.type = DG_V_NUMERIC, .u.n = {unscaled, scale}};
+    return v;
+}
+/* A C string as a TEXT value (strlen). */
+dg_value dg_vstr(const char *s);
+
+/* Converts a value to int64 (text parsed, double truncated, numeric scaled down);
+ * returns false for NULL or unparsable text. */
+bool dg_value_as_int(const dg_value *v, int64_t *out);
+/* Converts a value to double; false for NULL or unparsable text. */
+bool dg_value_as_double(const dg_value *v, double *out);
+/* Formats a value as SQL-ish text into buf ("NULL", "12", "1.5", "12.34", the text). */
+void dg_value_format(const dg_value *v, char *buf, size_t len);
+
+/* ---- connection options ------------------------------------------------------------- */
+
+/* One per-connection setting: SQLite PRAGMA, PostgreSQL/MySQL SET, Firebird DPB item. */
+typedef struct dg_setting {
+    const char *name;
+    const char *value;
+} dg_setting;
+
+typedef struct dg_connopts {
+    const dg_setting *settings; /* applied right after connecting, in order */
+    int nsettings;
+    const char *application_name; /* shown by servers that support it; NULL = "dbgauge" */
+    bool bulk_session;             /* loader connection: backend may relax durability */
+} dg_connopts;
+
+/* ---- transactions ------------------------------------------------------------------- */
+
+typedef enum dg_isolation {
+    DG_ISO_DEFAULT = 0, /* the server's default */
+    DG_ISO_READ_COMMITTED,
+    DG_ISO_REPEATABLE_READ, /* Firebird: SNAPSHOT */
+    DG_ISO_SERIALIZABLE,
+} dg_isolation;
+
+typedef struct dg_txopts {
+    dg_isolation isolation;
+    bool read_only;
+    bool write; /* the transaction will write: SQLite takes the write lock up front */
+} dg_txopts;
+
+/* ---- statistics and server facts ---------------------------------------------------- */
+
+/* Cumulative counters; -1 = not available from this backend. Callers use deltas. */
+typedef struct dg_dbstats {
+    int64_t cache_hits;      /* logical reads served from the database's own cache */
+    int64_t cache_misses;    /* page reads that went to the OS / disk */
+    int64_t pages_written;   /* physical page writes (or writes by the DB) */
+    int64_t commits;         /* server-side commit counter */
+    int64_t rollbacks;
+    int64_t db_size_bytes;   /* current size of the database */
+} dg_dbstats;
+
+#define DG_MAX_SETTINGS 32
+typedef struct dg_server_info {
+    char version[128];
+    int nsettings;
+    struct {
+        char name[64];
+        char value[128];
+    } settings[DG_MAX_SETTINGS];
+} dg_server_info;
+
+/* Adds name=value to *si (ignored when full). */
+void dg_server_info_add(dg_server_info *si, const char *name, const char *value);
+
+/* ---- dialect ------------------------------------------------------------------------ */
+
+typedef enum dg_limit_style {
+    DG_LIMIT_LIMIT, /* ... LIMIT n */
+    DG_LIMIT_ROWS,  /* ... ROWS n (Firebird) */
+} dg_limit_style;
+
+/* Facts about a database's SQL that workloads need to generate statements. Rendered by
+ * dg_sql_render() (backend/dialect.h) from templates, never by `if (backend == X)`. */
+typedef struct dg_dialect {
+    const char *name;
+    /* column types */
+    const char *t_int, *t_bigint, *t_double, *t_text, *t_timestamp, *t_blob_text;
+    const char *t_numeric;   /* "numeric", "decimal"; with (p,s) appended when sized_types */
+    const char *t_char;      /* "char" */
+    const char *t_varchar;   /* "varchar" */
+    bool sized_types;        /* numeric/char/varchar take (p,s)/(n); SQLite: no */
+    const char *now_expr;    /* current timestamp as an SQL expression */
+    const char *for_update;  /* suffix of a locking read: " FOR UPDATE", " WITH LOCK", "" */
+    dg_limit_style limit_style;
+    bool update_returning;   /* UPDATE ... RETURNING */
+    bool delete_returning;   /* DELETE ... RETURNING */
+    bool desc_index_columns; /* per-column DESC in CREATE INDEX */
+    bool drop_if_exists;     /* DROP TABLE IF EXISTS */
+    bool alter_add_pk;       /* ALTER TABLE .. ADD CONSTRAINT .. PRIMARY KEY; else a UNIQUE
+                                INDEX stands in for a key added after the load (SQLite) */
+    const char *analyze_prefix; /* statement before a table name: "ANALYZE "; NULL: none */
+    const char *post_load_sql; /* run once after a load (e.g. a WAL checkpoint); NULL if none */
+    int max_params;          /* bind parameters per statement */
+} dg_dialect;
+
+/* ---- capabilities ------------------------------------------------------------------- */
+
+enum {
+    DG_CAP_SERVER = 1u << 0,          /* a server: stats are server-wide, size from server */
+    DG_CAP_CONN_CACHE_STATS = 1u << 1,/* cache counters are per connection (sqlite3_db_status):
+                                         sum dg_conn_cache_stats() over terminal connections */
+    DG_CAP_ISOLATION = 1u << 2,       /* honours dg_txopts.isolation */
+    DG_CAP_EMBEDDED = 1u << 3,        /* runs in-process, no network round trip */
+    DG_CAP_CONCURRENT_WRITERS = 1u << 4,/* writers do not serialize on one database lock */
+};
+
+/* ---- the descriptor ------------------------------------------------------------------ */
+
+typedef struct dg_backend dg_backend;
+typedef struct dg_conn dg_conn;
+typedef struct dg_stmt dg_stmt;
+typedef struct dg_bulk dg_bulk;
+
+/* A parsed connection URL. Every string is owned by the dg_url; dg_url_free() frees them. */
+typedef struct dg_url {
+    char *scheme;   /* "sqlite", "postgres", "mysql", "firebird" (aliases normalised) */
+    char *user;     /* NULL if absent */
+    char *password; /* NULL if absent; never printed */
+    char *host;     /* NULL if absent */
+    int port;       /* 0 if absent */
+    char *path;     /* sqlite file / database name / firebird file path */
+    int nparams;
+    dg_setting *params; /* ?k=v&... (names and values owned) */
+    char *redacted; /* the URL with the password replaced by "***" */
+} dg_url;
+
+struct dg_backend {
+    const char *name;         /* "sqlite" */
+    const char *const *schemes; /* NULL-terminated: {"sqlite", NULL} */
+    const char *url_help;     /* one line: the URL forms */
+    unsigned caps;            /* DG_CAP_* */
+    const dg_dialect *dialect;
+
+    int (*connect)(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err);
+    void (*close)(dg_conn *c);
+
+    int (*prepare)(dg_conn *c, const char *sql, dg_stmt **out, dg_err *err);
+    void (*stmt_free)(dg_stmt *s);
+    /* Binds params and executes. For a query the first fetch() returns the first row. */
+    int (*execute)(dg_stmt *s, const dg_value *params, int nparams, dg_err *err);
+    /* 1 = a row is available, 0 = no more rows, < 0 = error. */
+    int (*fetch)(dg_stmt *s, dg_err *err);
+    int (*ncols)(dg_stmt *s);
+    const char *(*colname)(dg_stmt *s, int i);
+    /* Column i of the current row; text is borrowed until the next fetch/execute/reset. */
+    void (*column)(dg_stmt *s, int i, dg_value *out);
+    /* Rows changed by the last execute (DML), -1 if unknown. */
+    int64_t (*affected)(dg_stmt *s);
+    /* Discards unread rows so the connection can run other statements. */
+    void (*reset)(dg_stmt *s);
+
+    /* Runs SQL text without parameters, discarding results (DDL, SET, PRAGMA). */
+    int (*exec)(dg_conn *c, const char *sql, dg_err *err);
+
+    int (*begin)(dg_conn *c, const dg_txopts *tx, dg_err *err);
+    int (*commit)(dg_conn *c, dg_err *err);
+    int (*rollback)(dg_conn *c, dg_err *err);
+
+    /* Bulk load (the backend's fast path: COPY, LOAD DATA, big prepared batches). */
+    int (*bulk_begin)(dg_conn *c, const char *table, const char *const *cols, int ncols,
+                      dg_bulk **out, dg_err *err);
+    int (*bulk_row)(dg_bulk *b, const dg_value *vals, dg_err *err);
+    /* Finishes (commit = true) or abandons the load; frees b in both cases. */
+    int (*bulk_end)(dg_bulk *b, bool commit, dg_err *err);
+
+    int (*stats)(dg_conn *c, dg_dbstats *out, dg_err *err);
+    int (*server_info)(dg_conn *c, dg_server_info *out, dg_err *err);
+    /* Per-connection cache counters (DG_CAP_CONN_CACHE_STATS backends); NULL otherwise. */
+    void (*conn_cache_stats)(dg_conn *c, int64_t *hits, int64_t *misses);
+    /* True if table exists (in the connection's database / schema). */
+    int (*table_exists)(dg_conn *c, const char *table, bool *out, dg_err *err);
+};
+
+/* Base of every backend connection. */
+struct dg_conn {
+    const dg_backend *be;
+    const dg_dialect *dialect;
+    char *url_redacted; /* owned; safe to print */
+    bool in_tx;         /* maintained by the wrappers below */
+};
+
+/* Base of every backend statement. */
+struct dg_stmt {
+    dg_conn *conn;
+    char *sql; /* owned copy of the text as given (with '?') */
+    int nparams;
+};
+
+struct dg_bulk {
+    dg_conn *conn;
+    uint64_t rows;
+    uint64_t bytes; /* bytes of row data sent (text form), for progress */
+};
+
+/* ---- registry and URLs ---------------------------------------------------------------- */
+
+/* The compiled-in backends, NULL-terminated. */
+const dg_backend *const *dg_backends(void);
+/* The backend for a URL scheme (aliases: postgresql, mariadb, fb); NULL if none. */
+const dg_backend *dg_backend_for_scheme(const char *scheme);
+/* Known backends that were not compiled in (for "not built with X" messages). */
+bool dg_backend_known(const char *scheme);
+
+/* Parses a URL. Forms: sqlite:PATH, sqlite::memory:, postgres://user:pass@host:port/db?k=v,
+ * mysql://..., firebird://user:pass@host:port//abs/path.fdb, firebird:PATH (embedded).
+ * Returns 0, or DG_E_INVAL with a message that shows the redacted URL. */
+int dg_url_parse(const char *url, dg_url *out, dg_err *err);
+void dg_url_free(dg_url *u);
+/* A copy of url with any password replaced by "***" (caller frees). */
+char *dg_url_redact(const char *url);
+
+/* Connects to url: parses it, finds the backend, connects and applies settings.
+ * *out is written only on success. */
+int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *err);
+
+/* ---- call wrappers ------------------------------------------------------------------ */
+
+static inline void dg_conn_close(dg_conn *c)
+{
+    if (c)
+        c->be->close(c);
+}
+static inline int dg_prepare(dg_conn *c, const char *sql, dg_stmt **out, dg_err *err)
+{
+    return c->be->prepare(c, sql, out, err);
+}
+static inline void dg_stmt_free(dg_stmt *s)
+{
+    if (s)
+        s->conn->be->stmt_free(s);
+}
+static inline int dg_execute(dg_stmt *s, const dg_value *params, int n, dg_err *err)
+{
+    return s->conn->be->execute(s, params, n, err);
+}
+static inline int dg_fetch(dg_stmt *s, dg_err *err) { return s->conn->be->fetch(s, err); }
+static inline int dg_ncols(dg_stmt *s) { return s->conn->be->ncols(s); }
+static inline const char *dg_colname(dg_stmt *s, int i) { return s->conn->be->colname(s, i); }
+static inline void dg_column(dg_stmt *s, int i, dg_value *out) { s->conn->be->column(s, i, out); }
+static inline int64_t dg_affected(dg_stmt *s) { return s->conn->be->affected(s); }
+static inline void dg_stmt_reset(dg_stmt *s) { s->conn->be->reset(s); }
+static inline int dg_exec(dg_conn *c, const char *sql, dg_err *err)
+{
+    return c->be->exec(c, sql, err);
+}
+static inline int dg_begin(dg_conn *c, const dg_txopts *tx, dg_err *err)
+{
+    int rc = c->be->begin(c, tx, err);
+    if (rc == 0)
+        c->in_tx = true;
+    return rc;
+}
+static inline int dg_commit(dg_conn *c, dg_err *err)
+{
+    int rc = c->be->commit(c, err);
+    c->in_tx = false;
+    return rc;
+}
+static inline int dg_rollback(dg_conn *c, dg_err *err)
+{
+    int rc = c->be->rollback(c, err);
+    c->in_tx = false;
+    return rc;
+}
+static inline int dg_bulk_begin(dg_conn *c, const char *table, const char *const *cols, int ncols,
+                                dg_bulk **out, dg_err *err)
+{
+    return c->be->bulk_begin(c, table, cols, ncols, out, err);
+}
+static inline int dg_bulk_row(dg_bulk *b, const dg_value *vals, dg_err *err)
+{
+    return b->conn->be->bulk_row(b, vals, err);
+}
+static inline int dg_bulk_end(dg_bulk *b, bool commit, dg_err *err)
+{
+    return b->conn->be->bulk_end(b, commit, err);
+}
+static inline int dg_stats(dg_conn *c, dg_dbstats *out, dg_err *err)
+{
+    return c->be->stats(c, out, err);
+}
+static inline int dg_server_info_get(dg_conn *c, dg_server_info *out, dg_err *err)
+{
+    return c->be->server_info(c, out, err);
+}
+static inline int dg_table_exists(dg_conn *c, const char *table, bool *out, dg_err *err)
+{
+    return c->be->table_exists(c, table, out, err);
+}
+static inline bool dg_has_cap(const dg_conn *c, unsigned cap) { return (c->be->caps & cap) != 0; }
+
+/* ---- helpers for callers ------------------------------------------------------------- */
+
+/* Prepares, executes with params, and reads the first column of the first row as an
+ * integer into *out (*found = false when no row or NULL). Resets the statement. */
+int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
+                 bool *found, dg_err *err);
+
+/* Counts '?' placeholders outside quotes and comments. */
+int dg_sql_count_params(const char *sql);
+
+#endif

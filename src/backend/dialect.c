@@ -1,0 +1,86 @@
+/* dialect.c - template markers -> dialect SQL (see dialect.h). */
+#include "backend/dialect.h"
+
+#include "core/log.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err *err)
+{
+    const char *p = tmpl;
+    while (*p) {
+        const char *open = strchr(p, '{');
+        if (!open) {
+            dg_sb_add(out, p);
+            break;
+        }
+        dg_sb_addn(out, p, (size_t)(open - p));
+        const char *close = strchr(open, '}');
+        if (!close)
+            return dg_err_fail(err, DG_E_INVAL, "unterminated '{' in SQL template: %s", open);
+        char m[64];
+        size_t n = (size_t)(close - open - 1);
+        if (n >= sizeof m)
+            return dg_err_fail(err, DG_E_INVAL, "bad SQL template marker: %.*s", (int)n + 2, open);
+        memcpy(m, open + 1, n);
+        m[n] = '\0';
+        int a = 0, b = 0;
+        if (!strcmp(m, "int"))
+            dg_sb_add(out, d->t_int);
+        else if (!strcmp(m, "bigint"))
+            dg_sb_add(out, d->t_bigint);
+        else if (!strcmp(m, "double"))
+            dg_sb_add(out, d->t_double);
+        else if (!strcmp(m, "text"))
+            dg_sb_add(out, d->t_text);
+        else if (!strcmp(m, "timestamp"))
+            dg_sb_add(out, d->t_timestamp);
+        else if (!strcmp(m, "clob"))
+            dg_sb_add(out, d->t_blob_text);
+        else if (!strcmp(m, "now"))
+            dg_sb_add(out, d->now_expr);
+        else if (!strcmp(m, "for_update"))
+            dg_sb_add(out, d->for_update);
+        else if (sscanf(m, "numeric %d,%d", &a, &b) == 2) {
+            dg_sb_add(out, d->t_numeric);
+            if (d->sized_types)
+                dg_sb_printf(out, "(%d,%d)", a, b);
+        } else if (sscanf(m, "char %d", &a) == 1) {
+            dg_sb_add(out, d->t_char);
+            if (d->sized_types)
+                dg_sb_printf(out, "(%d)", a);
+        } else if (sscanf(m, "varchar %d", &a) == 1) {
+            dg_sb_add(out, d->t_varchar);
+            if (d->sized_types)
+                dg_sb_printf(out, "(%d)", a);
+        }
+        else if (sscanf(m, "limit %d", &a) == 1)
+            dg_sb_printf(out, d->limit_style == DG_LIMIT_ROWS ? " ROWS %d" : " LIMIT %d", a);
+        else
+            return dg_err_fail(err, DG_E_INVAL, "unknown SQL template marker '{%s}'", m);
+        p = close + 1;
+    }
+    return 0;
+}
+
+char *dg_sql_renderx(const dg_dialect *d, const char *tmpl)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_err e;
+    if (dg_sql_render(d, tmpl, &sb, &e)) {
+        dg_log_error("internal: %s", e.msg);
+        abort();
+    }
+    return dg_sb_take(&sb);
+}
+
+void dg_sql_add_pk(const dg_dialect *d, const char *table, const char *name, const char *cols,
+                   dg_strbuf *out)
+{
+    if (d->alter_add_pk)
+        dg_sb_printf(out, "ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s)", table, name, cols);
+    else
+        dg_sb_printf(out, "CREATE UNIQUE INDEX %s ON %s (%s)", name, table, cols);
+}

@@ -1,0 +1,32 @@
+/*
+ * dialect.h - renders portable SQL templates into one database's dialect.
+ *
+ * Workloads write their DDL and statements once, with markers in braces that the
+ * connection's dg_dialect fills in:
+ *
+ *   {int} {bigint} {double} {text} {timestamp} {clob}   column types
+ *   {numeric P,S} {char N} {varchar N}                   sized types
+ *   {now}                                                current timestamp expression
+ *   {for_update}                                         locking-read suffix (may be empty)
+ *   {limit N}                                            row limit suffix (LIMIT N / ROWS N)
+ *
+ * Anything else in braces is an error (a bug in the workload, reported with the marker).
+ */
+#ifndef DG_BACKEND_DIALECT_H
+#define DG_BACKEND_DIALECT_H
+
+#include "backend/backend.h"
+#include "core/strbuf.h"
+
+/* Appends the rendering of tmpl to out. Returns 0 or DG_E_INVAL (unknown marker). */
+int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err *err);
+
+/* Renders into a new string (caller frees); exits on an unknown marker, which is a
+ * programming error in a built-in workload. */
+char *dg_sql_renderx(const dg_dialect *d, const char *tmpl);
+
+/* Appends the statement that adds primary key `name` on (cols) to a loaded table. */
+void dg_sql_add_pk(const dg_dialect *d, const char *table, const char *name, const char *cols,
+                   dg_strbuf *out);
+
+#endif

@@ -1,0 +1,92 @@
+/* cmd_check.c - `dbgauge check` (a workload's consistency checks) and `dbgauge list`. */
+#include "cli/commands.h"
+
+#include "core/log.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static void print_check(void *arg, const dg_check_result *r)
+{
+    int *failed = arg;
+    if (!r->passed)
+        (*failed)++;
+    printf("  %-4s %-60s", r->passed ? "ok" : "FAIL", r->name);
+    if (!r->passed && r->offending)
+        printf("  %" PRId64 " offending", r->offending);
+    if (r->detail[0])
+        printf("  (%s)", r->detail);
+    printf("\n");
+    fflush(stdout);
+}
+
+int dg_cmd_check(dg_options *o)
+{
+    dg_workload *wl = NULL;
+    if (dg_cli_open_workload(o, &wl))
+        return 1;
+    int status = 1;
+    dg_err err;
+    dg_err_clear(&err);
+    dg_conn *conn = NULL;
+    dg_connopts co = dg_cli_connopts(o, false);
+    if (dg_connect(o->db, &co, &conn, &err)) {
+        dg_log_dberr("cannot connect", &err);
+        goto out;
+    }
+    if (!wl->ops->check) {
+        dg_log_error("workload '%s' has no consistency checks", wl->name);
+        goto out;
+    }
+    bool all = false, some = false;
+    if (dg_workload_tables_exist(wl, conn, &all, &some, &err)) {
+        dg_log_dberr("cannot inspect the database", &err);
+        goto out;
+    }
+    if (!all) {
+        dg_log_error("%s does not hold workload '%s' (run 'dbgauge load --workload %s' first)",
+                     conn->url_redacted, wl->name, wl->name);
+        goto out;
+    }
+    if (wl->ops->attach && wl->ops->attach(wl, conn, &err)) {
+        dg_log_dberr("cannot read the loaded workload", &err);
+        goto out;
+    }
+    printf("checking %s, scale %lld, on %s\n", wl->name, (long long)wl->scale, conn->url_redacted);
+    int failed = 0;
+    int rc = wl->ops->check(wl, conn, print_check, &failed, &err);
+    if (rc == 0) {
+        printf("all checks passed\n");
+        status = 0;
+    } else if (rc == DG_E_CHECK) {
+        printf("%d check%s failed\n", failed, failed == 1 ? "" : "s");
+        status = 2;
+    } else {
+        dg_log_dberr("check could not run", &err);
+        status = 2;
+    }
+out:
+    dg_conn_close(conn);
+    dg_workload_free(wl);
+    return status;
+}
+
+int dg_cmd_list(dg_options *o)
+{
+    (void)o;
+    printf("workloads:\n");
+    for (const dg_workload_def *const *d = dg_workload_defs(); *d; d++) {
+        printf("  %-10s %s\n", (*d)->name, (*d)->summary);
+        for (const char *const *v = (*d)->variants; v && *v; v++)
+            printf("  %-10s   %s:%s\n", "", (*d)->name, *v);
+    }
+    printf("\ndatabases (built in):\n");
+    for (const dg_backend *const *b = dg_backends(); *b; b++)
+        printf("  %-10s %s\n", (*b)->name, (*b)->url_help);
+    static const char *const all[] = {"sqlite", "postgres", "mysql", "firebird"};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (!dg_backend_for_scheme(all[i]))
+            printf("  %-10s (not built: its client library was missing at build time)\n", all[i]);
+    return 0;
+}

@@ -1,0 +1,417 @@
+/*
+ * options.c - the option table, the parser and the help text.
+ *
+ * Layout: the table (one row per option: names, kind, commands it belongs to, help,
+ * limits, where the value goes), the command table, parsing of one value by kind, the
+ * argv walk, cross-option validation, help rendering.
+ */
+#include "cli/options.h"
+
+#include "core/clock.h"
+#include "core/strbuf.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+
+#include <stddef.h>
+#include <time.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum kind {
+    K_FLAG,     /* bool */
+    K_INT,      /* int64_t within [min, max] */
+    K_U64,      /* uint64_t seed */
+    K_DURATION, /* int64_t ns; bare numbers are seconds */
+    K_MS,       /* int64_t ns; bare numbers are milliseconds */
+    K_SIZE,     /* uint64_t bytes */
+    K_DOUBLE,   /* double > 0 */
+    K_STRING,   /* const char * (borrowed from argv) */
+    K_SETTING,  /* NAME=VALUE appended to a dg_setting list */
+    K_SCRIPT,   /* FILE[@WEIGHT] appended to the script list */
+} kind;
+
+#define ALL (DG_CMD_RUN | DG_CMD_LOAD | DG_CMD_CHECK)
+#define RUNLOAD (DG_CMD_RUN | DG_CMD_LOAD)
+
+typedef struct optdef {
+    const char *lname;
+    char sname;
+    kind k;
+    const char *metavar;
+    unsigned cmds;
+    const char *help;
+    size_t off;       /* field in dg_options */
+    size_t count_off; /* K_SETTING / K_SCRIPT: the count field */
+    size_t given_off; /* bool set when given (0: none) */
+    int64_t min, max;
+} optdef;
+
+#define F(field) offsetof(dg_options, field)
+
+static const optdef optdefs[] = {
+    {"db", 0, K_STRING, "URL", ALL,
+     "database URL (default sqlite:dbgauge.db, or $DBGAUGE_DB)", F(db), 0, 0, 0, 0},
+    {"workload", 'w', K_STRING, "NAME", ALL,
+     "workload: tpcb[:select-only|:simple-update], script (default tpcb; see 'dbgauge list')",
+     F(workload), 0, 0, 0, 0},
+    {"scale", 's', K_INT, "N", ALL, "scale factor (tpcb: branches of 100,000 accounts)", F(scale), 0,
+     0, 1, 100000000},
+    {"seed", 0, K_U64, "N", RUNLOAD, "random seed (default: random, printed and recorded)", F(seed),
+     0, F(seed_given), 0, 0},
+    {"conn", 0, K_SETTING, "NAME=VALUE", ALL,
+     "per-connection setting (SQLite PRAGMA, SET parameter ...); repeatable", F(conn), F(nconn), 0,
+     0, 0},
+    {"wl-opt", 0, K_SETTING, "NAME=VALUE", ALL, "workload-specific option; repeatable", F(wlopt),
+     F(nwlopt), 0, 0, 0},
+    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST, "print only results and errors", F(quiet), 0, 0,
+     0, 0},
+
+    {"terminals", 'c', K_INT, "N", DG_CMD_RUN, "concurrent terminals (threads+connections; default 1)",
+     F(terminals), 0, 0, 1, 10000},
+    {"duration", 'T', K_DURATION, "TIME", DG_CMD_RUN, "measured run time (default 30s)",
+     F(duration_ns), 0, F(duration_given), 0, 0},
+    {"transactions", 't', K_INT, "N", DG_CMD_RUN, "transactions per terminal instead of a duration",
+     F(transactions), 0, 0, 1, INT64_MAX / 2},
+    {"warmup", 0, K_DURATION, "TIME", DG_CMD_RUN, "warmup before measuring, reported apart (default 0)",
+     F(warmup_ns), 0, 0, 0, 0},
+    {"report-interval", 'P', K_DURATION, "TIME", DG_CMD_RUN,
+     "interval of progress lines and result intervals (default 10s)", F(interval_ns), 0, 0, 0, 0},
+    {"rate", 'R', K_DOUBLE, "TPS", DG_CMD_RUN,
+     "target rate, Poisson arrivals; latency counts from the scheduled start", F(rate_tps), 0, 0, 0, 0},
+    {"think-time", 0, K_MS, "TIME", DG_CMD_RUN,
+     "pause after each transaction (bare number = ms; 'exp:TIME' = exponential mean)", F(think_ns), 0,
+     0, 0, 0},
+    {"max-tries", 0, K_INT, "N", DG_CMD_RUN,
+     "attempts per transaction on deadlock/serialization/busy errors (default 10)", F(max_tries), 0, 0,
+     1, 1000000},
+    {"mix", 0, K_STRING, "NAME=W,...", DG_CMD_RUN, "change transaction weights", F(mix), 0, 0, 0, 0},
+    {"file", 'f', K_SCRIPT, "FILE[@W]", DG_CMD_RUN, "pgbench-style script with weight; repeatable",
+     F(scripts), F(nscripts), 0, 0, 0},
+    {"define", 'D', K_SETTING, "NAME=VALUE", DG_CMD_RUN, "script variable; repeatable", F(defines),
+     F(ndefines), 0, 0, 0},
+    {"json", 0, K_STRING, "FILE", DG_CMD_RUN, "write the result file here (default results/...)",
+     F(json_path), 0, 0, 0, 0},
+    {"results-dir", 0, K_STRING, "DIR", DG_CMD_RUN, "directory for result files (default results)",
+     F(results_dir), 0, 0, 0, 0},
+    {"no-results", 0, K_FLAG, NULL, DG_CMD_RUN, "do not write a result file", F(no_results), 0, 0, 0,
+     0},
+    {"no-load", 0, K_FLAG, NULL, DG_CMD_RUN, "fail instead of loading an empty database", F(no_load),
+     0, 0, 0, 0},
+
+    {"drop", 0, K_FLAG, NULL, DG_CMD_LOAD, "drop the workload's tables first if they exist", F(drop),
+     0, 0, 0, 0},
+    {"jobs", 'j', K_INT, "N", RUNLOAD, "parallel load jobs (default 1)", F(jobs), 0, 0, 1, 1024},
+    {"size", 0, K_SIZE, "SIZE", RUNLOAD, "pick the scale for about this database size (e.g. 5GB)",
+     F(size_bytes), 0, 0, 0, 0},
+
+    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST, "show this help", F(help), 0, 0, 0, 0},
+};
+#define NOPTS (sizeof optdefs / sizeof optdefs[0])
+
+static const struct {
+    const char *name;
+    dg_command cmd;
+    const char *summary;
+    const char *usage;
+} commands[] = {
+    {"run", DG_CMD_RUN, "run a workload and report throughput and latency",
+     "dbgauge run [OPTIONS]   (loads the workload first if the database is empty)"},
+    {"load", DG_CMD_LOAD, "create and fill a workload's tables, then build indexes",
+     "dbgauge load [OPTIONS]"},
+    {"check", DG_CMD_CHECK, "run a workload's consistency checks", "dbgauge check [OPTIONS]"},
+    {"list", DG_CMD_LIST, "list workloads and database backends", "dbgauge list"},
+};
+#define NCMDS (sizeof commands / sizeof commands[0])
+
+dg_command dg_cli_command(const char *name)
+{
+    for (size_t i = 0; i < NCMDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return commands[i].cmd;
+    return DG_CMD_NONE;
+}
+
+/* Stores one value; returns 0 or DG_E_INVAL with a message naming the option. */
+static int set_value(dg_options *o, const optdef *d, const char *val, const char *shown, dg_err *err)
+{
+    char *base = (char *)o;
+    void *field = base + d->off;
+    switch (d->k) {
+    case K_FLAG:
+        *(bool *)field = true;
+        break;
+    case K_INT: {
+        int64_t v;
+        if (dg_parse_int(val, d->min, d->max, &v))
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected an integer from %lld to %lld",
+                               val, shown, (long long)d->min, (long long)d->max);
+        *(int64_t *)field = v;
+        break;
+    }
+    case K_U64: {
+        int64_t v;
+        if (dg_parse_int(val, 0, INT64_MAX, &v))
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected a non-negative integer",
+                               val, shown);
+        *(uint64_t *)field = (uint64_t)v;
+        break;
+    }
+    case K_DURATION:
+    case K_MS: {
+        int64_t ns;
+        const char *v = val;
+        if (d->k == K_MS && !strncmp(v, "exp:", 4)) {
+            o->think_exp = true;
+            v += 4;
+        }
+        if (dg_parse_duration(v, d->k == K_MS ? DG_NS_PER_MS : DG_NS_PER_S, &ns))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "invalid duration '%s' for %s: expected e.g. 30s, 500ms, 2m, 1h", val,
+                               shown);
+        *(int64_t *)field = ns;
+        break;
+    }
+    case K_SIZE: {
+        uint64_t b;
+        if (dg_parse_size(val, &b) || b == 0)
+            return dg_err_fail(err, DG_E_INVAL, "invalid size '%s' for %s: expected e.g. 500MB, 10GB",
+                               val, shown);
+        *(uint64_t *)field = b;
+        break;
+    }
+    case K_DOUBLE: {
+        double x;
+        if (dg_parse_double(val, 0, &x))
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected a positive number",
+                               val, shown);
+        *(double *)field = x;
+        break;
+    }
+    case K_STRING:
+        if (!*val)
+            return dg_err_fail(err, DG_E_INVAL, "empty value for %s", shown);
+        *(const char **)field = val;
+        break;
+    case K_SETTING: {
+        int *count = (int *)(base + d->count_off);
+        const char *eq = strchr(val, '=');
+        if (!eq || eq == val)
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected NAME=VALUE", val,
+                               shown);
+        if (*count >= DG_MAX_LIST)
+            return dg_err_fail(err, DG_E_INVAL, "too many %s options (at most %d)", shown, DG_MAX_LIST);
+        dg_setting *list = field;
+        list[*count].name = xstrndup(val, (size_t)(eq - val));
+        list[*count].value = eq + 1;
+        (*count)++;
+        break;
+    }
+    case K_SCRIPT: {
+        int *count = (int *)(base + d->count_off);
+        if (*count >= DG_MAX_LIST)
+            return dg_err_fail(err, DG_E_INVAL, "too many %s options (at most %d)", shown, DG_MAX_LIST);
+        dg_script_arg *list = field;
+        const char *at = strrchr(val, '@');
+        double w = 1;
+        char *path;
+        if (at) {
+            if (dg_parse_double(at + 1, -1, &w) || w < 0)
+                return dg_err_fail(err, DG_E_INVAL,
+                                   "invalid weight in '%s' for %s: expected FILE@WEIGHT with WEIGHT >= 0",
+                                   val, shown);
+            path = xstrndup(val, (size_t)(at - val));
+        } else {
+            path = xstrdup(val);
+        }
+        if (!*path) {
+            free(path);
+            return dg_err_fail(err, DG_E_INVAL, "empty file name for %s", shown);
+        }
+        list[*count].path = path;
+        list[*count].weight = w;
+        (*count)++;
+        break;
+    }
+    }
+    if (d->given_off)
+        *(bool *)(base + d->given_off) = true;
+    return 0;
+}
+
+static void set_defaults(dg_options *o)
+{
+    const char *env = getenv("DBGAUGE_DB");
+    o->db = env && *env ? env : "sqlite:dbgauge.db";
+    o->terminals = 1;
+    o->duration_ns = 30 * DG_NS_PER_S;
+    o->interval_ns = 10 * DG_NS_PER_S;
+    o->max_tries = 10;
+    o->jobs = 1;
+    o->results_dir = "results";
+}
+
+static char *join_redacted(int argc, char **argv)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sb_add(&sb, "dbgauge");
+    for (int i = 0; i < argc; i++) {
+        char *r = dg_url_redact(argv[i]);
+        bool quote = strpbrk(r, " \t'\"$\\") != NULL;
+        dg_sb_printf(&sb, quote ? " '%s'" : " %s", r);
+        free(r);
+    }
+    return dg_sb_take(&sb);
+}
+
+int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
+{
+    memset(o, 0, sizeof *o);
+    set_defaults(o);
+    if (argc < 1)
+        return dg_err_fail(err, DG_E_INVAL, "no command given (try 'dbgauge --help')");
+    o->cmd_name = argv[0];
+    o->cmd = dg_cli_command(argv[0]);
+    if (o->cmd == DG_CMD_NONE)
+        return dg_err_fail(err, DG_E_INVAL, "unknown command '%s' (commands: run, load, check, list)",
+                           argv[0]);
+    o->command_line = join_redacted(argc, argv);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const optdef *d = NULL;
+        const char *val = NULL;
+        char shown[64];
+        if (a[0] == '-' && a[1] == '-' && a[2]) {
+            const char *name = a + 2;
+            const char *eq = strchr(name, '=');
+            size_t n = eq ? (size_t)(eq - name) : strlen(name);
+            for (size_t k = 0; k < NOPTS; k++)
+                if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n))
+                    d = &optdefs[k];
+            snprintf(shown, sizeof shown, "--%.*s", (int)n, name);
+            if (!d)
+                return dg_err_fail(err, DG_E_INVAL, "unknown option '%s' (see 'dbgauge %s --help')", shown,
+                                   o->cmd_name);
+            if (eq)
+                val = eq + 1;
+            if (d->k == K_FLAG && val)
+                return dg_err_fail(err, DG_E_INVAL, "option '%s' takes no value", shown);
+        } else if (a[0] == '-' && a[1] && a[1] != '-') {
+            for (size_t k = 0; k < NOPTS; k++)
+                if (optdefs[k].sname == a[1])
+                    d = &optdefs[k];
+            snprintf(shown, sizeof shown, "-%c", a[1]);
+            if (!d)
+                return dg_err_fail(err, DG_E_INVAL, "unknown option '%s' (see 'dbgauge %s --help')", shown,
+                                   o->cmd_name);
+            if (a[2]) {
+                if (d->k == K_FLAG)
+                    return dg_err_fail(err, DG_E_INVAL, "option '%s' takes no value", shown);
+                val = a + 2;
+            }
+        } else {
+            return dg_err_fail(err, DG_E_INVAL, "unexpected argument '%s' (options start with '-')", a);
+        }
+        if (!(d->cmds & o->cmd))
+            return dg_err_fail(err, DG_E_INVAL, "option '%s' does not apply to '%s'", shown, o->cmd_name);
+        if (d->k != K_FLAG && !val) {
+            if (i + 1 >= argc)
+                return dg_err_fail(err, DG_E_INVAL, "option '%s' needs a value (%s)", shown, d->metavar);
+            val = argv[++i];
+        }
+        int rc = set_value(o, d, val ? val : "", shown, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int dg_cli_validate(dg_options *o, dg_err *err)
+{
+    if (o->help)
+        return 0;
+    if (o->cmd == DG_CMD_RUN) {
+        if (o->transactions > 0 && o->duration_given)
+            return dg_err_fail(err, DG_E_INVAL, "--duration and --transactions exclude each other");
+        if (o->transactions == 0 && o->duration_ns <= 0)
+            return dg_err_fail(err, DG_E_INVAL, "--duration must be greater than 0");
+        if (o->transactions > 0)
+            o->duration_ns = 0;
+        if (o->interval_ns < 0 || (o->interval_ns > 0 && o->interval_ns < 100 * DG_NS_PER_MS))
+            return dg_err_fail(err, DG_E_INVAL, "--report-interval must be at least 100ms (or 0 for none)");
+        if (o->rate_tps > 0 && o->think_ns > 0)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--rate and --think-time exclude each other (a rate already paces terminals)");
+        if (o->nscripts > 0 && o->workload && strcmp(o->workload, "script") != 0)
+            return dg_err_fail(err, DG_E_INVAL, "-f goes with --workload script (or no --workload), not '%s'",
+                               o->workload);
+        if (o->ndefines > 0 && o->nscripts == 0)
+            return dg_err_fail(err, DG_E_INVAL, "-D defines script variables: it needs -f scripts");
+        if (o->no_results && o->json_path)
+            return dg_err_fail(err, DG_E_INVAL, "--json and --no-results exclude each other");
+    }
+    if (o->size_bytes && o->scale)
+        return dg_err_fail(err, DG_E_INVAL, "--size and --scale exclude each other");
+    if (!o->seed_given) {
+        /* a fresh seed each run, recorded so the run can be repeated */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        o->seed = ((uint64_t)ts.tv_nsec * 2654435761u) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 32);
+        o->seed &= (uint64_t)INT64_MAX;
+    }
+    return 0;
+}
+
+void dg_cli_free(dg_options *o)
+{
+    for (int i = 0; i < o->nconn; i++)
+        free((char *)o->conn[i].name);
+    for (int i = 0; i < o->nwlopt; i++)
+        free((char *)o->wlopt[i].name);
+    for (int i = 0; i < o->ndefines; i++)
+        free((char *)o->defines[i].name);
+    for (int i = 0; i < o->nscripts; i++)
+        free((char *)o->scripts[i].path);
+    free(o->command_line);
+    memset(o, 0, sizeof *o);
+}
+
+void dg_cli_help(FILE *out, dg_command cmd)
+{
+    if (cmd == DG_CMD_NONE) {
+        fprintf(out, "dbgauge %s - database performance test system\n\n", DG_VERSION);
+        fputs("usage: dbgauge COMMAND [OPTIONS]\n\ncommands:\n", out);
+        for (size_t i = 0; i < NCMDS; i++)
+            fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+        fputs("\n'dbgauge COMMAND --help' shows a command's options.\n"
+              "'dbgauge --version' prints the version.\n\n",
+              out);
+        fputs("databases (--db URL):\n", out);
+        for (const dg_backend *const *b = dg_backends(); *b; b++)
+            fprintf(out, "  %s\n", (*b)->url_help);
+        fputs("\nexample: dbgauge run --workload tpcb --terminals 4 --duration 60s\n", out);
+        return;
+    }
+    size_t ci = 0;
+    for (size_t i = 0; i < NCMDS; i++)
+        if (commands[i].cmd == cmd)
+            ci = i;
+    fprintf(out, "usage: %s\n%s\n\noptions:\n", commands[ci].usage, commands[ci].summary);
+    for (size_t k = 0; k < NOPTS; k++) {
+        const optdef *d = &optdefs[k];
+        if (!(d->cmds & cmd))
+            continue;
+        char left[64];
+        if (d->sname)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", d->sname, d->lname, d->metavar ? " " : "",
+                     d->metavar ? d->metavar : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", d->lname, d->metavar ? " " : "",
+                     d->metavar ? d->metavar : "");
+        fprintf(out, "  %-28s %s\n", left, d->help);
+    }
+    if (cmd != DG_CMD_LIST) {
+        fputs("\ndurations take units (500ms, 30s, 5m, 1h); sizes too (500MB, 10GB, 1GiB).\n", out);
+        fputs("exit status: 0 success, 1 usage or configuration error, 2 run aborted or incomplete\n", out);
+    }
+}

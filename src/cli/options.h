@@ -1,0 +1,93 @@
+/*
+ * options.h - the command line: one declarative table of options drives parsing,
+ * validation and --help for every command.
+ *
+ * dg_cli_parse() fills a dg_options from argv (after the command word). Values keep the
+ * units users typed ("30s", "10GB") converted to ns/bytes. Cross-option checks happen
+ * after parsing, in dg_cli_validate(). Errors are returned as messages; only main.c
+ * decides to exit.
+ */
+#ifndef DG_CLI_OPTIONS_H
+#define DG_CLI_OPTIONS_H
+
+#include "backend/backend.h"
+#include "workload/workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum dg_command {
+    DG_CMD_NONE = 0,
+    DG_CMD_RUN = 1 << 0,
+    DG_CMD_LOAD = 1 << 1,
+    DG_CMD_CHECK = 1 << 2,
+    DG_CMD_LIST = 1 << 3,
+} dg_command;
+
+#define DG_MAX_LIST 64
+
+typedef struct dg_options {
+    dg_command cmd;
+    const char *cmd_name;
+    bool help;
+
+    /* common */
+    const char *db;            /* --db / DBGAUGE_DB */
+    const char *workload;      /* --workload */
+    int64_t scale;             /* --scale (0 = default / from the database) */
+    uint64_t size_bytes;       /* --size (load): pick the scale from the size model */
+    uint64_t seed;             /* --seed */
+    bool seed_given;
+    bool quiet;
+    dg_setting conn[DG_MAX_LIST]; /* --conn NAME=VALUE */
+    int nconn;
+    dg_setting wlopt[DG_MAX_LIST]; /* --wl-opt NAME=VALUE */
+    int nwlopt;
+
+    /* run */
+    int64_t terminals;
+    int64_t duration_ns;
+    bool duration_given;
+    int64_t transactions;
+    int64_t warmup_ns;
+    int64_t interval_ns;
+    double rate_tps;
+    int64_t think_ns;
+    bool think_exp;
+    int64_t max_tries;
+    const char *json_path;
+    const char *results_dir;
+    bool no_results;
+    dg_script_arg scripts[DG_MAX_LIST]; /* -f FILE[@WEIGHT] */
+    int nscripts;
+    dg_setting defines[DG_MAX_LIST];    /* -D NAME=VALUE */
+    int ndefines;
+    const char *mix;
+    bool no_load;              /* --no-load: fail instead of loading an empty database */
+
+    /* load */
+    bool drop;
+    int64_t jobs;
+
+    /* for the result file */
+    char *command_line;        /* argv joined, passwords redacted (owned) */
+} dg_options;
+
+/* Parses argv[0..argc) = the command word and its options. Returns 0, or DG_E_INVAL with
+ * a message in err. o is reset first; defaults applied; DBGAUGE_DB honoured. */
+int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err);
+
+/* Cross-option checks (after parsing). 0 or DG_E_INVAL with a message. */
+int dg_cli_validate(dg_options *o, dg_err *err);
+
+/* Frees what dg_cli_parse() allocated. */
+void dg_cli_free(dg_options *o);
+
+/* Prints the general help (cmd == DG_CMD_NONE) or a command's help. */
+void dg_cli_help(FILE *out, dg_command cmd);
+
+/* Command by name; DG_CMD_NONE if unknown. */
+dg_command dg_cli_command(const char *name);
+
+#endif

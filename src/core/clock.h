@@ -1,0 +1,34 @@
+/*
+ * clock.h - monotonic and wall clocks. dg_now_ns() is the one clock read allowed per
+ * event on the measured path (CLOCK_MONOTONIC through the vDSO, ~20 ns).
+ */
+#ifndef DG_CORE_CLOCK_H
+#define DG_CORE_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define DG_NS_PER_US 1000LL
+#define DG_NS_PER_MS 1000000LL
+#define DG_NS_PER_S 1000000000LL
+
+static inline int64_t dg_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * DG_NS_PER_S + ts.tv_nsec;
+}
+
+/* Wall-clock time in nanoseconds since the epoch (for timestamps in result files). */
+int64_t dg_wall_ns(void);
+
+/* Sleeps until the monotonic time `deadline_ns`; returns early only on error. */
+void dg_sleep_until_ns(int64_t deadline_ns);
+
+/* Sleeps for `ns` nanoseconds (no-op for ns <= 0). */
+void dg_sleep_ns(int64_t ns);
+
+/* Formats wall time `wall_ns` as ISO-8601 UTC ("2026-12-02T15:04:05Z") into buf. */
+void dg_format_iso8601(int64_t wall_ns, char *buf, size_t len);
+
+#endif

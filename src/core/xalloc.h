@@ -1,0 +1,21 @@
+/*
+ * xalloc.h - allocation wrappers for application code: they never return NULL; on
+ * out-of-memory they print "dbgauge: error: out of memory" and exit(2). Reusable
+ * modules (stats, gen, script) return DG_E_NOMEM instead of calling these.
+ */
+#ifndef DG_CORE_XALLOC_H
+#define DG_CORE_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* malloc'ed printf; the caller frees. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Memory aligned to `align` (a power of two, multiple of sizeof(void *)), zeroed; free with free(). */
+void *xaligned_zalloc(size_t align, size_t n);
+
+#endif

@@ -1,0 +1,47 @@
+/* main.c - parse, validate, dispatch. */
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "core/log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        if (argc >= 3 && !strcmp(argv[1], "help") && dg_cli_command(argv[2]) != DG_CMD_NONE) {
+            dg_cli_help(stdout, dg_cli_command(argv[2]));
+            return 0;
+        }
+        dg_cli_help(argc < 2 ? stderr : stdout, DG_CMD_NONE);
+        return argc < 2 ? 1 : 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+        printf("dbgauge %s\n", DG_VERSION);
+        return 0;
+    }
+    dg_options o;
+    dg_err err;
+    dg_err_clear(&err);
+    if (dg_cli_parse(argc - 1, argv + 1, &o, &err) || dg_cli_validate(&o, &err)) {
+        dg_log_error("%s", err.msg);
+        dg_cli_free(&o);
+        return 1;
+    }
+    if (o.help) {
+        dg_cli_help(stdout, o.cmd);
+        dg_cli_free(&o);
+        return 0;
+    }
+    dg_log_set_quiet(o.quiet);
+    int status = 1;
+    switch (o.cmd) {
+    case DG_CMD_RUN: status = dg_cmd_run(&o); break;
+    case DG_CMD_LOAD: status = dg_cmd_load(&o); break;
+    case DG_CMD_CHECK: status = dg_cmd_check(&o); break;
+    case DG_CMD_LIST: status = dg_cmd_list(&o); break;
+    case DG_CMD_NONE: break;
+    }
+    dg_cli_free(&o);
+    return status;
+}

@@ -1,0 +1,27 @@
+/*
+ * host.h - facts about the machine a run happened on, for the result file: CPU model,
+ * cores, memory, kernel, and the filesystem and block device holding the database.
+ */
+#ifndef DG_MONITOR_HOST_H
+#define DG_MONITOR_HOST_H
+
+#include <stdint.h>
+
+typedef struct dg_hostinfo {
+    char hostname[128];
+    char cpu_model[128];
+    int cores;              /* online CPUs */
+    uint64_t ram_bytes;
+    char kernel[128];       /* uname -sr */
+    char arch[32];
+    char fs_type[32];       /* filesystem of the data path ("" if unknown) */
+    char fs_device[128];    /* its source device, e.g. /dev/vda1 */
+    char mount_point[256];
+    char block_device[64];  /* whole-disk name in /proc/diskstats, e.g. "vda" ("" if unknown) */
+} dg_hostinfo;
+
+/* Fills *out. data_path is a file or directory of the database (NULL or a server URL: the
+ * filesystem fields stay empty). Never fails; unknown fields are left empty / 0. */
+void dg_host_info(const char *data_path, dg_hostinfo *out);
+
+#endif

@@ -1,0 +1,110 @@
+/* text.c - plain-text summaries of result documents. */
+#include "report/text.h"
+
+#include "core/units.h"
+#include "results/result.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+static const char *fmt_ms(double v, char *buf, size_t len)
+{
+    if (!isfinite(v) || v < 0)
+        snprintf(buf, len, "-");
+    else if (v < 1)
+        snprintf(buf, len, "%.3f", v);
+    else if (v < 100)
+        snprintf(buf, len, "%.2f", v);
+    else
+        snprintf(buf, len, "%.0f", v);
+    return buf;
+}
+
+static double num(const json_t *o, const char *path)
+{
+    return dg_res_num(o, path, NAN);
+}
+
+void dg_report_text_run(FILE *out, const json_t *doc)
+{
+    const json_t *run = dg_res_get(doc, "run");
+    const char *wl = dg_res_str(run, "workload");
+    double terms = num(run, "terminals");
+    double dur = num(doc, "totals.duration_s");
+    fprintf(out, "\nresults: %s on %s, scale %.0f, %.0f terminal%s, %.1f s measured%s\n",
+            wl ? wl : "?", dg_res_str(run, "backend") ? dg_res_str(run, "backend") : "?",
+            num(run, "scale"), terms, terms == 1 ? "" : "s", isfinite(dur) ? dur : 0.0,
+            json_is_false(dg_res_get(run, "complete")) ? " (INCOMPLETE)" : "");
+    const json_t *tot = dg_res_get(doc, "totals");
+    fprintf(out, "  transactions: %.0f (%.1f per second), errors %.0f, retries %.0f, rollbacks %.0f\n",
+            num(tot, "transactions"), num(tot, "tps"), num(tot, "errors"), num(tot, "retries"),
+            num(tot, "rollbacks"));
+    double tpm = num(doc, "workload_metrics.tpmC");
+    if (isfinite(tpm))
+        fprintf(out, "  tpmC (New-Order per minute): %.1f\n", tpm);
+    fprintf(out, "\n  %-16s %10s %7s %7s %9s %8s %8s %8s %8s %8s %8s %8s\n", "transaction", "count",
+            "errors", "retries", "rollbacks", "avg", "max", "p50", "p90", "p95", "p99", "p99.9");
+    size_t i;
+    json_t *tx;
+    json_array_foreach(dg_res_get(doc, "transactions"), i, tx)
+    {
+        char a[7][32];
+        const json_t *l = json_object_get(tx, "latency_ms");
+        fprintf(out, "  %-16s %10.0f %7.0f %7.0f %9.0f %8s %8s %8s %8s %8s %8s %8s\n",
+                dg_res_str(tx, "name"), num(tx, "count"), num(tx, "errors"), num(tx, "retries"),
+                num(tx, "rollbacks"), fmt_ms(num(l, "avg"), a[0], 32), fmt_ms(num(l, "max"), a[1], 32),
+                fmt_ms(num(l, "p50"), a[2], 32), fmt_ms(num(l, "p90"), a[3], 32),
+                fmt_ms(num(l, "p95"), a[4], 32), fmt_ms(num(l, "p99"), a[5], 32),
+                fmt_ms(num(l, "p999"), a[6], 32));
+    }
+    fprintf(out, "  (latency in ms%s)\n",
+            num(run, "rate_tps") > 0 ? ", from the scheduled start of each transaction" : "");
+    const json_t *w = dg_res_get(doc, "warmup");
+    if (w && num(w, "duration_s") > 0)
+        fprintf(out, "  warmup: %.1f s, %.0f transactions (%.1f per second), not included above\n",
+                num(w, "duration_s"), num(w, "transactions"), num(w, "tps"));
+    const json_t *m = dg_res_get(doc, "monitor");
+    if (m) {
+        char buf[256] = "";
+        size_t n = 0;
+        double v;
+        if (isfinite(v = num(m, "cpu_pct")))
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "host CPU %.0f%%, ", v);
+        if (isfinite(v = num(m, "self_cpu_pct")))
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "dbgauge CPU %.0f%% of a core, ", v);
+        if (isfinite(v = num(m, "cache_hit_pct")))
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "cache hits %.2f%%, ", v);
+        if (isfinite(v = num(m, "iops")))
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "disk %.0f IOPS, ", v);
+        double b = num(m, "db_size_after_bytes");
+        if (isfinite(b)) {
+            char s[32];
+            dg_format_size((uint64_t)b, s, sizeof s);
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "database %s, ", s);
+        }
+        if (n > 2) {
+            buf[n - 2] = '\0';
+            fprintf(out, "  monitor: %s\n", buf);
+        }
+    }
+    json_t *e;
+    json_array_foreach(dg_res_get(doc, "errors"), i, e)
+    {
+        if (i == 0)
+            fputs("  errors:\n", out);
+        fprintf(out, "    %6.0f x %s\n", num(e, "count"), dg_res_str(e, "message"));
+    }
+    const char *reason = dg_res_str(run, "stop_reason");
+    if (json_is_false(dg_res_get(run, "complete")) && reason)
+        fprintf(out, "  the run is incomplete: %s\n", reason);
+}
+
+void dg_report_text_load(FILE *out, const json_t *load)
+{
+    double bytes = num(load, "bytes"), secs = num(load, "seconds");
+    char s[32];
+    dg_format_size(isfinite(bytes) && bytes > 0 ? (uint64_t)bytes : 0, s, sizeof s);
+    fprintf(out, "loaded %s in %.2f s (%.1f MB/s of database growth)\n", s, secs,
+            num(load, "mb_per_s"));
+}

@@ -1,0 +1,222 @@
+/* result.c - result documents: atomic write, validated read, histogram (de)serialisation. */
+#include "results/result.h"
+
+#include "core/xalloc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef DG_VERSION
+#define DG_VERSION "0.0.0"
+#endif
+
+json_t *dg_result_new(void)
+{
+    json_t *doc = json_object();
+    json_object_set_new(doc, "dbgauge",
+                        json_pack("{s:s, s:i}", "version", DG_VERSION, "format", DG_RESULT_FORMAT));
+    return doc;
+}
+
+json_t *dg_json_real(double v)
+{
+    if (!isfinite(v))
+        return json_null();
+    return json_real(v);
+}
+
+/* mkdir -p for the parent directory of path. */
+static int make_parent(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) {
+        free(dir);
+        return 0;
+    }
+    *slash = '\0';
+    for (char *p = dir + 1; *p; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+                free(dir);
+                return -1;
+            }
+            *p = '/';
+        }
+    }
+    int rc = mkdir(dir, 0777) != 0 && errno != EEXIST ? -1 : 0;
+    free(dir);
+    return rc;
+}
+
+int dg_result_write(json_t *doc, const char *path, dg_err *err)
+{
+    if (make_parent(path) != 0)
+        return dg_err_fail(err, DG_E_IO, "cannot create the directory for '%s': %s", path,
+                           strerror(errno));
+    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path, strerror(e));
+    }
+    char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
+    int rc = 0;
+    if (!text) {
+        rc = dg_err_fail(err, DG_E_NOMEM, "cannot serialise the result document");
+    } else {
+        size_t len = strlen(text), off = 0;
+        while (off < len) {
+            ssize_t w = write(fd, text + off, len - off);
+            if (w < 0) {
+                if (errno == EINTR)
+                    continue;
+                rc = dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path,
+                                 strerror(errno));
+                break;
+            }
+            off += (size_t)w;
+        }
+        if (rc == 0 && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
+            rc = dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path,
+                             strerror(errno));
+        free(text);
+    }
+    if (close(fd) != 0 && rc == 0)
+        rc = dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path, strerror(errno));
+    if (rc == 0 && rename(tmp, path) != 0)
+        rc = dg_err_fail(err, DG_E_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+    if (rc)
+        unlink(tmp);
+    free(tmp);
+    return rc;
+}
+
+int dg_result_read(const char *path, json_t **out, dg_err *err)
+{
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    if (!doc) {
+        if (je.line <= 0)
+            return dg_err_fail(err, DG_E_IO, "cannot read result file '%s': %s", path, je.text);
+        return dg_err_fail(err, DG_E_PARSE, "%s:%d:%d: error: %s", path, je.line, je.column,
+                           je.text);
+    }
+    json_t *fmt = json_object_get(json_object_get(doc, "dbgauge"), "format");
+    if (!json_is_object(doc) || !json_is_integer(fmt)) {
+        json_decref(doc);
+        return dg_err_fail(err, DG_E_PARSE, "%s: not a dbgauge result file (no dbgauge.format)",
+                           path);
+    }
+    if (json_integer_value(fmt) > DG_RESULT_FORMAT) {
+        json_decref(doc);
+        return dg_err_fail(err, DG_E_PARSE,
+                           "%s: result format %lld is newer than this dbgauge understands (%d)",
+                           path, (long long)json_integer_value(fmt), DG_RESULT_FORMAT);
+    }
+    *out = doc;
+    return 0;
+}
+
+json_t *dg_result_latency(const dg_hist *h)
+{
+    if (h->total == 0)
+        return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "avg", json_null(), "min",
+                         json_null(), "max", json_null(), "p50", json_null(), "p90", json_null(),
+                         "p95", json_null(), "p99", json_null(), "p999", json_null());
+    const double ms = 1e6;
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                     "avg", dg_json_real(dg_hist_mean(h) / ms),
+                     "min", dg_json_real((double)h->min_ns / ms),
+                     "max", dg_json_real((double)h->max_ns / ms),
+                     "p50", dg_json_real((double)dg_hist_percentile(h, 50) / ms),
+                     "p90", dg_json_real((double)dg_hist_percentile(h, 90) / ms),
+                     "p95", dg_json_real((double)dg_hist_percentile(h, 95) / ms),
+                     "p99", dg_json_real((double)dg_hist_percentile(h, 99) / ms),
+                     "p999", dg_json_real((double)dg_hist_percentile(h, 99.9) / ms));
+}
+
+static int add_bucket(void *arg, int64_t low_ns, uint64_t count)
+{
+    json_array_append_new(arg, json_pack("[I, I]", (json_int_t)low_ns, (json_int_t)count));
+    return 0;
+}
+
+json_t *dg_result_hist(const dg_hist *h)
+{
+    json_t *b = json_array();
+    dg_hist_foreach(h, add_bucket, b);
+    return json_pack("{s:s, s:o, s:I, s:I, s:I}", "unit", "ns", "buckets", b, "min_ns",
+                     (json_int_t)(h->total ? h->min_ns : 0), "max_ns", (json_int_t)h->max_ns,
+                     "sum_ns", (json_int_t)h->sum_ns);
+}
+
+int dg_result_hist_read(const json_t *j, dg_hist *h)
+{
+    json_t *b = json_object_get(j, "buckets");
+    if (!json_is_array(b))
+        return DG_E_PARSE;
+    size_t i;
+    json_t *pair;
+    json_array_foreach(b, i, pair)
+    {
+        json_t *lo = json_array_get(pair, 0), *n = json_array_get(pair, 1);
+        if (!json_is_integer(lo) || !json_is_integer(n) || json_integer_value(n) < 0)
+            return DG_E_PARSE;
+        dg_hist_record_n(h, (int64_t)json_integer_value(lo), (uint64_t)json_integer_value(n));
+    }
+    /* exact extremes and sum override the bucket approximations */
+    json_t *mn = json_object_get(j, "min_ns"), *mx = json_object_get(j, "max_ns"),
+           *sm = json_object_get(j, "sum_ns");
+    if (h->total && json_is_integer(mn) && json_is_integer(mx)) {
+        h->min_ns = (int64_t)json_integer_value(mn);
+        h->max_ns = (int64_t)json_integer_value(mx);
+    }
+    if (h->total && json_is_integer(sm))
+        h->sum_ns = (uint64_t)json_integer_value(sm);
+    return 0;
+}
+
+json_t *dg_res_get(const json_t *doc, const char *path)
+{
+    const json_t *cur = doc;
+    const char *p = path;
+    while (cur && *p) {
+        size_t n = strcspn(p, ".");
+        char key[128];
+        if (n >= sizeof key)
+            return NULL;
+        memcpy(key, p, n);
+        key[n] = '\0';
+        if (json_is_array(cur)) {
+            char *end;
+            long idx = strtol(key, &end, 10);
+            cur = *end ? NULL : json_array_get(cur, (size_t)idx);
+        } else {
+            cur = json_object_get(cur, key);
+        }
+        p += n;
+        if (*p == '.')
+            p++;
+    }
+    return (json_t *)cur;
+}
+
+double dg_res_num(const json_t *doc, const char *path, double dflt)
+{
+    json_t *v = dg_res_get(doc, path);
+    return json_is_number(v) ? json_number_value(v) : dflt;
+}
+
+const char *dg_res_str(const json_t *doc, const char *path)
+{
+    return json_string_value(dg_res_get(doc, path));
+}

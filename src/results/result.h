@@ -1,0 +1,57 @@
+/*
+ * result.h - the result file: one JSON document per run (DESIGN.md §6).
+ *
+ * The in-memory model is the JSON tree itself (jansson json_t), built by the run and load
+ * commands with the helpers below and read back by report/compare. Keeping the file's own
+ * structure as the model means a field added by a newer dbgauge survives a read and
+ * reports can only ever show what a file really contains.
+ *
+ * Writing is atomic: the document goes to a temporary file in the target directory,
+ * is flushed to disk, and is renamed over the target, so a reader never sees half a file.
+ *
+ * Ownership: functions returning json_t * give the caller a new reference
+ * (json_decref() when done); dg_res_* getters return borrowed values valid while the
+ * document lives.
+ */
+#ifndef DG_RESULTS_RESULT_H
+#define DG_RESULTS_RESULT_H
+
+#include "core/err.h"
+#include "stats/hist.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DG_RESULT_FORMAT 1
+
+/* A new document with {"dbgauge": {"version", "format"}}. */
+json_t *dg_result_new(void);
+
+/* Writes doc to path atomically (temp file + fsync + rename). Creates the parent
+ * directory if it is missing. 0, or DG_E_IO with the path and reason in err. */
+int dg_result_write(json_t *doc, const char *path, dg_err *err);
+
+/* Reads and validates a result file (must have dbgauge.format <= DG_RESULT_FORMAT).
+ * *out written only on success. DG_E_IO / DG_E_PARSE with "FILE:LINE:COL: ..." errors. */
+int dg_result_read(const char *path, json_t **out, dg_err *err);
+
+/* Latency summary object {"avg","min","max","p50","p90","p95","p99","p999"} in ms. */
+json_t *dg_result_latency(const dg_hist *h);
+
+/* Sparse histogram {"unit": "ns", "buckets": [[low_ns, count], ...]}. */
+json_t *dg_result_hist(const dg_hist *h);
+/* Rebuilds a histogram from dg_result_hist() output into h (initialised by the caller).
+ * Returns 0 or DG_E_PARSE. */
+int dg_result_hist_read(const json_t *j, dg_hist *h);
+
+/* Getters by dotted path ("totals.tps", "run.terminals"); arrays are indexed with a
+ * number component ("transactions.0.name"). Missing or mistyped: dflt / NULL. */
+json_t *dg_res_get(const json_t *doc, const char *path);
+double dg_res_num(const json_t *doc, const char *path, double dflt);
+const char *dg_res_str(const json_t *doc, const char *path);
+
+/* json_real() that writes null for NaN/inf (absent measurements). */
+json_t *dg_json_real(double v);
+
+#endif

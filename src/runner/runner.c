@@ -1,0 +1,746 @@
+/*
+ * runner.c - terminals and the collector (see runner.h).
+ *
+ * Layout:
+ *   - stop requests (signal-safe flag)
+ *   - the terminal: its state, the transaction loop (choose, pace, run with retries,
+ *     record), error handling by class (retry, reconnect, abort) and think time
+ *   - the collector: starts terminals, opens a start gate once all are connected and
+ *     prepared, then flips and merges their statistics at interval boundaries
+ *
+ * A terminal's measured path per transaction: one clock read at the end (the end of one
+ * transaction is the start of the next in a closed loop), the workload call, two atomic
+ * increments of its own phaser, histogram and counter updates. Errors, reconnects and
+ * think time are off that path.
+ */
+#include "runner/runner.h"
+
+#include "core/clock.h"
+#include "core/log.h"
+#include "core/xalloc.h"
+#include "stats/phaser.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECONNECT_MIN_NS (100 * DG_NS_PER_MS)
+#define RECONNECT_MAX_NS (5 * DG_NS_PER_S)
+#define SLEEP_SLICE_NS (50 * DG_NS_PER_MS)
+
+/* ---- stop requests -------------------------------------------------------------------- */
+
+static atomic_int g_stop;
+static atomic_int g_stop_signal;
+
+void dg_run_request_stop(int signo)
+{
+    if (signo)
+        atomic_store(&g_stop_signal, signo);
+    atomic_store(&g_stop, 1);
+}
+
+void dg_run_clear_stop(void)
+{
+    atomic_store(&g_stop, 0);
+    atomic_store(&g_stop_signal, 0);
+}
+
+int dg_run_stop_signal(void)
+{
+    return atomic_load(&g_stop_signal);
+}
+
+static inline bool stop_requested(void)
+{
+    return atomic_load_explicit(&g_stop, memory_order_relaxed) != 0;
+}
+
+/* ---- shared run state ---------------------------------------------------------------- */
+
+typedef struct slot {
+    dg_txstats *tx;       /* [ntx] */
+    dg_hist lag;
+    uint64_t reconnects;
+    int64_t downtime_ns;
+} slot;
+
+typedef struct run run;
+
+typedef struct terminal {
+    dg_phaser ph; /* first: its own cache line (the struct is 64-byte aligned) */
+    slot slots[2];
+    int id;
+    run *r;
+    dg_conn *conn;
+    void *wl_state;
+    dg_prng rng;
+    pthread_t thread;
+    bool started;
+    atomic_bool done;
+    atomic_bool aborted;
+    atomic_llong cache_hits, cache_misses;
+    int last_buffer; /* the buffer of the last record, to notice flips */
+    int init_rc;
+    dg_err init_err;
+} terminal;
+
+struct run {
+    const dg_run_config *cfg;
+    dg_workload *wl;
+    int ntx;
+    double *cum_weight; /* cumulative weights of the transaction types */
+    double total_weight;
+    terminal *terms;    /* [cfg->terminals], aligned */
+    pthread_mutex_t gate_lock; /* start gate: terminals report ready, then wait for go */
+    pthread_cond_t gate_cond;
+    int ready_count;
+    bool go;
+    atomic_int phase;   /* DG_PHASE_* as seen by terminals (for --transactions) */
+    int64_t t0_ns;      /* start of the run, written before the gate opens */
+    int64_t end_ns;     /* planned end (duration mode), INT64_MAX otherwise */
+    atomic_bool start_failed;
+    pthread_mutex_t err_lock; /* error registry only: never taken on the measured path */
+    dg_run_stats *out;
+};
+
+/* ---- error registry (error path only) --------------------------------------------------- */
+
+/* Records an error kind; returns true the first time this kind is seen (caller logs it). */
+static bool note_error(run *r, const char *tx, const dg_err *e, const char *context)
+{
+    char key[320];
+    snprintf(key, sizeof key, "%s%s%s%s%s", context, e->msg, e->sqlstate[0] ? " [" : "",
+             e->sqlstate, e->sqlstate[0] ? "]" : "");
+    bool first = false;
+    pthread_mutex_lock(&r->err_lock);
+    dg_run_stats *o = r->out;
+    int i;
+    for (i = 0; i < o->nerrors; i++) {
+        /* same transaction and same text without the terminal number = same kind */
+        if (!strcmp(o->errors[i].tx, tx) && o->errors[i].cls == e->cls &&
+            !strcmp(strchr(o->errors[i].msg, ':') ? strchr(o->errors[i].msg, ':') : o->errors[i].msg,
+                    strchr(key, ':') ? strchr(key, ':') : key)) {
+            o->errors[i].count++;
+            break;
+        }
+    }
+    if (i == o->nerrors) {
+        if (o->nerrors < DG_RUN_MAX_ERRORS) {
+            dg_run_error *re = &o->errors[o->nerrors++];
+            snprintf(re->msg, sizeof re->msg, "%s", key);
+            snprintf(re->tx, sizeof re->tx, "%s", tx);
+            re->cls = e->cls;
+            re->count = 1;
+            first = true;
+        } else {
+            o->errors_dropped++;
+        }
+    }
+    pthread_mutex_unlock(&r->err_lock);
+    return first;
+}
+
+/* ---- terminal ---------------------------------------------------------------------------- */
+
+static int choose_type(run *r, dg_prng *rng)
+{
+    if (r->ntx == 1)
+        return 0;
+    double x = dg_prng_double(rng) * r->total_weight;
+    for (int i = 0; i < r->ntx - 1; i++)
+        if (x < r->cum_weight[i])
+            return i;
+    return r->ntx - 1;
+}
+
+/* Sleeps until `until` or a stop request, in slices so stops are noticed quickly. */
+static void sleep_until_or_stop(int64_t until)
+{
+    for (;;) {
+        int64_t now = dg_now_ns();
+        if (now >= until || stop_requested())
+            return;
+        int64_t step = until - now;
+        if (step > SLEEP_SLICE_NS)
+            step = SLEEP_SLICE_NS;
+        dg_sleep_until_ns(now + step);
+    }
+}
+
+static int open_session(terminal *t, dg_err *err)
+{
+    run *r = t->r;
+    int rc = dg_connect(r->cfg->url, r->cfg->connopts, &t->conn, err);
+    if (rc)
+        return rc;
+    dg_term term = {
+        .id = t->id,
+        .nterminals = r->cfg->terminals,
+        .conn = t->conn,
+        .rng = &t->rng,
+        .scale = r->wl->scale,
+    };
+    rc = r->wl->ops->term_open(r->wl, &term, &t->wl_state, err);
+    if (rc) {
+        dg_conn_close(t->conn);
+        t->conn = NULL;
+    }
+    return rc;
+}
+
+static void close_session(terminal *t)
+{
+    if (t->wl_state)
+        t->r->wl->ops->term_close(t->wl_state);
+    t->wl_state = NULL;
+    dg_conn_close(t->conn);
+    t->conn = NULL;
+}
+
+/* After CONN_LOST: reconnect with capped exponential backoff until it works, the run
+ * ends, or a non-connection error says it never will. Returns true when connected. */
+static bool reconnect(terminal *t)
+{
+    run *r = t->r;
+    int64_t down_start = dg_now_ns();
+    int64_t backoff = RECONNECT_MIN_NS;
+    close_session(t);
+    bool ok = false;
+    while (!stop_requested() && dg_now_ns() < r->end_ns) {
+        dg_err e;
+        dg_err_clear(&e);
+        if (open_session(t, &e) == 0) {
+            ok = true;
+            break;
+        }
+        if (e.cls != DG_EC_CONN_LOST && e.cls != DG_EC_RETRY && e.cls != DG_EC_FATAL) {
+            /* wrong password, missing table ...: reconnecting will not help */
+            if (note_error(r, "(reconnect)", &e, ""))
+                dg_log_error("terminal %d: reconnect failed: %s", t->id + 1, e.msg);
+            break;
+        }
+        int64_t until = dg_now_ns() + backoff;
+        if (until > r->end_ns)
+            until = r->end_ns;
+        sleep_until_or_stop(until);
+        backoff = backoff * 2 > RECONNECT_MAX_NS ? RECONNECT_MAX_NS : backoff * 2;
+    }
+    int64_t down = dg_now_ns() - down_start;
+    int64_t tok = dg_phaser_enter(&t->ph);
+    slot *s = &t->slots[dg_phaser_buffer(tok)];
+    s->downtime_ns += down;
+    if (ok)
+        s->reconnects++;
+    dg_phaser_exit(&t->ph, tok);
+    return ok;
+}
+
+static void sample_cache(terminal *t)
+{
+    if (!t->conn || !t->conn->be->conn_cache_stats)
+        return;
+    int64_t h = 0, m = 0;
+    t->conn->be->conn_cache_stats(t->conn, &h, &m);
+    atomic_store_explicit(&t->cache_hits, h, memory_order_relaxed);
+    atomic_store_explicit(&t->cache_misses, m, memory_order_relaxed);
+}
+
+static void *terminal_main(void *arg)
+{
+    terminal *t = arg;
+    run *r = t->r;
+    const dg_run_config *cfg = r->cfg;
+
+    t->init_rc = open_session(t, &t->init_err);
+    if (t->init_rc)
+        atomic_store(&r->start_failed, true);
+    pthread_mutex_lock(&r->gate_lock);
+    r->ready_count++;
+    pthread_cond_broadcast(&r->gate_cond);
+    while (!r->go)
+        pthread_cond_wait(&r->gate_cond, &r->gate_lock);
+    pthread_mutex_unlock(&r->gate_lock);
+    if (atomic_load(&r->start_failed))
+        goto out;
+
+    const double rate_per_term = cfg->rate_tps > 0 ? cfg->rate_tps / cfg->terminals : 0;
+    int64_t sched = r->t0_ns;
+    int64_t now = r->t0_ns;
+    int64_t measured_done = 0;
+
+    for (;;) {
+        if (stop_requested() || now >= r->end_ns)
+            break;
+        if (cfg->transactions > 0 &&
+            atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE &&
+            measured_done >= cfg->transactions)
+            break;
+        if (!t->conn && !reconnect(t))
+            break;
+
+        int type = choose_type(r, &t->rng);
+        int64_t intended;
+        if (rate_per_term > 0) {
+            /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
+            double u = 1.0 - dg_prng_double(&t->rng);
+            sched += (int64_t)(-log(u) / rate_per_term * (double)DG_NS_PER_S);
+            if (sched >= r->end_ns)
+                break;
+            if (now < sched) {
+                sleep_until_or_stop(sched);
+                if (stop_requested())
+                    break;
+                now = dg_now_ns();
+            }
+            intended = sched;
+        } else {
+            intended = now;
+        }
+        int64_t started = now;
+
+        dg_prng saved = t->rng;
+        int tries = 0, outcome = DG_TX_COMMITTED, rc;
+        dg_err e;
+        for (;;) {
+            rc = r->wl->ops->tx_run(t->wl_state, type, &outcome, &e);
+            if (rc == 0)
+                break;
+            if (t->conn->in_tx)
+                dg_rollback(t->conn, NULL);
+            if (e.cls == DG_EC_RETRY && tries + 1 < cfg->max_tries && !stop_requested()) {
+                tries++;
+                t->rng = saved; /* same inputs again */
+                continue;
+            }
+            break;
+        }
+        now = dg_now_ns();
+
+        int64_t tok = dg_phaser_enter(&t->ph);
+        int buf = dg_phaser_buffer(tok);
+        slot *s = &t->slots[buf];
+        dg_txstats *ts = &s->tx[type];
+        if (rc == 0) {
+            dg_hist_record(&ts->lat, now - intended);
+            ts->count++;
+            ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
+            if (rate_per_term > 0)
+                dg_hist_record(&s->lag, started - intended);
+        } else {
+            ts->errors++;
+            ts->err_class[e.cls]++;
+        }
+        ts->retries += (uint64_t)tries;
+        ts->retried += tries > 0;
+        dg_phaser_exit(&t->ph, tok);
+        if (buf != t->last_buffer) { /* the collector flipped: refresh slow counters */
+            t->last_buffer = buf;
+            sample_cache(t);
+        }
+        if (cfg->transactions > 0 &&
+            atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE)
+            measured_done++;
+
+        if (rc != 0) {
+            const char *txname = r->wl->tx[type].name;
+            char ctx[96];
+            snprintf(ctx, sizeof ctx, "terminal %d, %s: ", t->id + 1, txname);
+            bool first = note_error(r, txname, &e, ctx);
+            switch (e.cls) {
+            case DG_EC_CONN_LOST:
+                if (first)
+                    dg_log_warn("%s%s (reconnecting; further errors of this kind are counted)",
+                                ctx, e.msg);
+                if (!reconnect(t))
+                    goto out;
+                now = dg_now_ns();
+                break;
+            case DG_EC_RETRY:
+            case DG_EC_CONSTRAINT:
+                if (first)
+                    dg_log_warn("%s%s%s%s%s (after %d tries; further errors of this kind are counted)",
+                                ctx, e.msg, e.sqlstate[0] ? " [" : "", e.sqlstate,
+                                e.sqlstate[0] ? "]" : "", tries + 1);
+                break;
+            default:
+                /* bad SQL or a fatal database error: this terminal stops */
+                dg_log_error("%s%s%s%s%s (terminal aborted)", ctx, e.msg, e.sqlstate[0] ? " [" : "",
+                             e.sqlstate, e.sqlstate[0] ? "]" : "");
+                atomic_store(&t->aborted, true);
+                goto out;
+            }
+        }
+
+        if (cfg->think_ns > 0) {
+            int64_t think = cfg->think_ns;
+            if (cfg->think_exponential) {
+                double u = 1.0 - dg_prng_double(&t->rng);
+                double x = -log(u);
+                think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)cfg->think_ns);
+            }
+            int64_t until = now + think;
+            if (until > r->end_ns)
+                until = r->end_ns;
+            sleep_until_or_stop(until);
+            now = dg_now_ns();
+        }
+    }
+out:
+    sample_cache(t);
+    close_session(t);
+    atomic_store(&t->done, true);
+    return NULL;
+}
+
+/* ---- collector --------------------------------------------------------------------------- */
+
+static void free_slot(slot *s, int ntx)
+{
+    if (!s->tx)
+        return;
+    for (int i = 0; i < ntx; i++)
+        dg_txstats_destroy(&s->tx[i]);
+    free(s->tx);
+    dg_hist_destroy(&s->lag);
+}
+
+static int init_slot(slot *s, int ntx)
+{
+    s->tx = xcalloc((size_t)ntx, sizeof *s->tx);
+    for (int i = 0; i < ntx; i++)
+        if (dg_txstats_init(&s->tx[i]))
+            return DG_E_NOMEM;
+    return dg_hist_init(&s->lag);
+}
+
+typedef struct interval_acc {
+    dg_txstats *tx;
+    dg_txstats all;
+    dg_hist lag;
+    uint64_t reconnects;
+    int64_t downtime_ns;
+} interval_acc;
+
+/* Flips every terminal, merges what they recorded since the last flip into iv, and resets
+ * their old buffers. */
+static void harvest(run *r, interval_acc *iv)
+{
+    for (int i = 0; i < r->ntx; i++)
+        dg_txstats_reset(&iv->tx[i]);
+    dg_txstats_reset(&iv->all);
+    dg_hist_reset(&iv->lag);
+    iv->reconnects = 0;
+    iv->downtime_ns = 0;
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        terminal *t = &r->terms[k];
+        if (!t->started)
+            continue;
+        int old = dg_phaser_flip(&t->ph);
+        slot *s = &t->slots[old];
+        for (int i = 0; i < r->ntx; i++) {
+            if (s->tx[i].count || s->tx[i].errors || s->tx[i].retries) {
+                dg_txstats_merge(&iv->tx[i], &s->tx[i]);
+                dg_txstats_reset(&s->tx[i]);
+            }
+        }
+        dg_hist_merge(&iv->lag, &s->lag);
+        dg_hist_reset(&s->lag);
+        iv->reconnects += s->reconnects;
+        iv->downtime_ns += s->downtime_ns;
+        s->reconnects = 0;
+        s->downtime_ns = 0;
+    }
+    for (int i = 0; i < r->ntx; i++)
+        dg_txstats_merge(&iv->all, &iv->tx[i]);
+}
+
+static void report_interval(run *r, interval_acc *iv, int phase, int64_t t_end, int64_t dur)
+{
+    dg_run_stats *o = r->out;
+    for (int i = 0; i < r->ntx; i++)
+        dg_txstats_merge(&o->tx[phase][i], &iv->tx[i]);
+    dg_txstats_merge(&o->all[phase], &iv->all);
+    dg_hist_merge(&o->lag[phase], &iv->lag);
+    o->reconnects += iv->reconnects;
+    o->downtime_ns += iv->downtime_ns;
+    if (!r->cfg->on_interval)
+        return;
+    int active = 0;
+    int64_t hits = 0, misses = 0;
+    bool have_cache = false;
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        terminal *t = &r->terms[k];
+        if (!atomic_load(&t->done))
+            active++;
+        int64_t h = atomic_load_explicit(&t->cache_hits, memory_order_relaxed);
+        if (h >= 0) {
+            have_cache = true;
+            hits += h;
+            misses += atomic_load_explicit(&t->cache_misses, memory_order_relaxed);
+        }
+    }
+    dg_interval_report rep = {
+        .phase = phase,
+        .t_end_ns = t_end,
+        .dur_ns = dur,
+        .ntx = r->ntx,
+        .tx = iv->tx,
+        .all = &iv->all,
+        .lag = &iv->lag,
+        .reconnects = iv->reconnects,
+        .downtime_ns = iv->downtime_ns,
+        .active_terminals = active,
+        .cache_hits = have_cache ? hits : -1,
+        .cache_misses = have_cache ? misses : -1,
+    };
+    r->cfg->on_interval(r->cfg->arg, &rep);
+}
+
+static bool all_done(run *r)
+{
+    for (int k = 0; k < r->cfg->terminals; k++)
+        if (r->terms[k].started && !atomic_load(&r->terms[k].done))
+            return false;
+    return true;
+}
+
+void dg_run_stats_free(dg_run_stats *st)
+{
+    if (!st)
+        return;
+    for (int p = 0; p < 2; p++) {
+        if (st->tx[p]) {
+            for (int i = 0; i < st->ntx; i++)
+                dg_txstats_destroy(&st->tx[p][i]);
+            free(st->tx[p]);
+            st->tx[p] = NULL;
+        }
+        dg_txstats_destroy(&st->all[p]);
+        dg_hist_destroy(&st->lag[p]);
+    }
+}
+
+static int init_stats(dg_run_stats *o, int ntx)
+{
+    memset(o, 0, sizeof *o);
+    o->ntx = ntx;
+    o->cache_hits = o->cache_misses = -1;
+    for (int p = 0; p < 2; p++) {
+        o->tx[p] = xcalloc((size_t)ntx, sizeof *o->tx[p]);
+        for (int i = 0; i < ntx; i++)
+            if (dg_txstats_init(&o->tx[p][i]))
+                return DG_E_NOMEM;
+        if (dg_txstats_init(&o->all[p]) || dg_hist_init(&o->lag[p]))
+            return DG_E_NOMEM;
+    }
+    return 0;
+}
+
+int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err *err)
+{
+    int rc = init_stats(out, wl->ntx);
+    if (rc)
+        return dg_err_fail(err, rc, "out of memory for statistics");
+    out->started_wall_ns = dg_wall_ns();
+    run r;
+    memset(&r, 0, sizeof r);
+    r.cfg = cfg;
+    r.wl = wl;
+    r.ntx = wl->ntx;
+    r.out = out;
+    r.end_ns = INT64_MAX;
+    r.cum_weight = xcalloc((size_t)wl->ntx, sizeof *r.cum_weight);
+    for (int i = 0; i < wl->ntx; i++) {
+        r.total_weight += wl->tx[i].weight;
+        r.cum_weight[i] = r.total_weight;
+    }
+    if (!(r.total_weight > 0)) {
+        free(r.cum_weight);
+        return dg_err_fail(err, DG_E_INVAL, "every transaction type has weight 0");
+    }
+    atomic_init(&r.phase, cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE);
+    atomic_init(&r.start_failed, false);
+    pthread_mutex_init(&r.err_lock, NULL);
+    pthread_mutex_init(&r.gate_lock, NULL);
+    pthread_cond_init(&r.gate_cond, NULL);
+
+    int n = cfg->terminals;
+    r.terms = xaligned_zalloc(64, sizeof(terminal) * (size_t)n);
+    interval_acc iv;
+    memset(&iv, 0, sizeof iv);
+    iv.tx = xcalloc((size_t)r.ntx, sizeof *iv.tx);
+    for (int i = 0; i < r.ntx; i++)
+        dg_txstats_init(&iv.tx[i]);
+    dg_txstats_init(&iv.all);
+    dg_hist_init(&iv.lag);
+
+    /* Terminal generators come from one seeded stream, so runs repeat with --seed. */
+    dg_prng seeder;
+    dg_prng_seed(&seeder, cfg->seed);
+    for (int k = 0; k < n; k++) {
+        terminal *t = &r.terms[k];
+        dg_phaser_init(&t->ph);
+        t->id = k;
+        t->r = &r;
+        dg_prng_seed(&t->rng, dg_prng_u64(&seeder));
+        atomic_init(&t->done, false);
+        atomic_init(&t->aborted, false);
+        atomic_init(&t->cache_hits, -1);
+        atomic_init(&t->cache_misses, -1);
+        if (init_slot(&t->slots[0], r.ntx) || init_slot(&t->slots[1], r.ntx)) {
+            rc = dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
+            goto cleanup;
+        }
+    }
+
+    int nstarted = 0;
+    for (int k = 0; k < n; k++) {
+        if (pthread_create(&r.terms[k].thread, NULL, terminal_main, &r.terms[k]) != 0) {
+            atomic_store(&r.start_failed, true);
+            rc = dg_err_fail(err, DG_E_IO, "cannot start terminal thread %d: %s", k + 1,
+                             strerror(errno));
+            break;
+        }
+        r.terms[k].started = true;
+        nstarted++;
+    }
+    /* Open the gate once every started terminal is connected and prepared (or failed). */
+    pthread_mutex_lock(&r.gate_lock);
+    while (r.ready_count < nstarted)
+        pthread_cond_wait(&r.gate_cond, &r.gate_lock);
+    r.t0_ns = dg_now_ns();
+    if (cfg->duration_ns > 0 && cfg->transactions == 0)
+        r.end_ns = r.t0_ns + cfg->warmup_ns + cfg->duration_ns;
+    r.go = true;
+    pthread_cond_broadcast(&r.gate_cond);
+    pthread_mutex_unlock(&r.gate_lock);
+
+    if (atomic_load(&r.start_failed)) {
+        for (int k = 0; k < n; k++)
+            if (r.terms[k].started)
+                pthread_join(r.terms[k].thread, NULL);
+        if (rc == 0) {
+            for (int k = 0; k < n; k++) {
+                if (r.terms[k].init_rc) {
+                    *err = r.terms[k].init_err;
+                    rc = r.terms[k].init_rc;
+                    break;
+                }
+            }
+        }
+        goto cleanup;
+    }
+    if (cfg->on_start)
+        cfg->on_start(cfg->arg);
+
+    int64_t interval = cfg->interval_ns;
+    int64_t warm_end = r.t0_ns + cfg->warmup_ns;
+    int phase = cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE;
+    int64_t phase_start = r.t0_ns;
+    int64_t last_flip = r.t0_ns;
+    int64_t next = interval > 0 ? r.t0_ns + interval : INT64_MAX;
+    if (phase == DG_PHASE_WARMUP && next > warm_end)
+        next = warm_end;
+    for (;;) {
+        int64_t wake = next < r.end_ns ? next : r.end_ns;
+        /* sleep until the next boundary, noticing stops and finished terminals */
+        for (;;) {
+            int64_t now = dg_now_ns();
+            if (now >= wake || stop_requested() || all_done(&r))
+                break;
+            int64_t step = wake - now;
+            if (step > 10 * DG_NS_PER_MS)
+                step = 10 * DG_NS_PER_MS;
+            dg_sleep_until_ns(now + step);
+        }
+        int64_t now = dg_now_ns();
+        bool finishing = stop_requested() || all_done(&r) || now >= r.end_ns;
+        if (finishing) {
+            dg_run_request_stop(0);
+            for (int k = 0; k < n; k++)
+                pthread_join(r.terms[k].thread, NULL);
+            now = dg_now_ns();
+            harvest(&r, &iv);
+            report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
+            out->phase_ns[phase] = now - phase_start;
+            break;
+        }
+        harvest(&r, &iv);
+        report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
+        last_flip = now;
+        if (phase == DG_PHASE_WARMUP && now >= warm_end) {
+            out->phase_ns[DG_PHASE_WARMUP] = now - phase_start;
+            phase = DG_PHASE_MEASURE;
+            phase_start = now;
+            atomic_store(&r.phase, DG_PHASE_MEASURE);
+            next = interval > 0 ? now + interval : INT64_MAX;
+        } else {
+            next = interval > 0 ? next + interval : INT64_MAX;
+            while (next <= now)
+                next += interval;
+            if (phase == DG_PHASE_WARMUP && next > warm_end)
+                next = warm_end;
+        }
+    }
+
+    /* Why did it stop? */
+    int aborted = 0;
+    int64_t hits = 0, misses = 0;
+    bool have_cache = false;
+    for (int k = 0; k < n; k++) {
+        if (atomic_load(&r.terms[k].aborted))
+            aborted++;
+        int64_t h = atomic_load(&r.terms[k].cache_hits);
+        if (h >= 0) {
+            have_cache = true;
+            hits += h;
+            misses += atomic_load(&r.terms[k].cache_misses);
+        }
+    }
+    if (have_cache) {
+        out->cache_hits = hits;
+        out->cache_misses = misses;
+    }
+    out->aborted_terminals = aborted;
+    int sig = dg_run_stop_signal();
+    if (sig) {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "interrupted (%s)",
+                 sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal");
+        out->complete = false;
+    } else if (aborted == n) {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "all terminals aborted");
+        out->complete = false;
+    } else if (phase != DG_PHASE_MEASURE) {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "ended during warmup");
+        out->complete = false;
+    } else {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "%s",
+                 cfg->transactions > 0 ? "transactions" : "duration");
+        out->complete = aborted == 0;
+    }
+    rc = 0;
+
+cleanup:
+    pthread_cond_destroy(&r.gate_cond);
+    pthread_mutex_destroy(&r.gate_lock);
+    for (int k = 0; k < n; k++) {
+        free_slot(&r.terms[k].slots[0], r.ntx);
+        free_slot(&r.terms[k].slots[1], r.ntx);
+    }
+    for (int i = 0; i < r.ntx; i++)
+        dg_txstats_destroy(&iv.tx[i]);
+    free(iv.tx);
+    dg_txstats_destroy(&iv.all);
+    dg_hist_destroy(&iv.lag);
+    free(r.terms);
+    free(r.cum_weight);
+    pthread_mutex_destroy(&r.err_lock);
+    dg_run_clear_stop();
+    return rc;
+}

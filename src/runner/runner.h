@@ -1,0 +1,101 @@
+/*
+ * runner.h - runs a workload: N terminals (one thread and one connection each) executing
+ * a weighted random mix of transactions for a duration or a number of transactions,
+ * with optional warmup, think time, target rate, retries and reconnects.
+ *
+ * Measurement: each terminal records into its own double-buffered statistics (stats/
+ * phaser.h); the calling thread is the collector: at every report-interval boundary it
+ * flips all terminals, merges their buffers, hands the interval to on_interval(), and
+ * accumulates per-phase totals. Terminals never lock or allocate on the measured path.
+ *
+ * Latency is measured from the intended start of each transaction: in --rate mode the
+ * scheduled arrival time (free of coordinated omission), with the schedule lag (actual
+ * minus scheduled start) recorded separately; otherwise the actual start.
+ */
+#ifndef DG_RUNNER_RUNNER_H
+#define DG_RUNNER_RUNNER_H
+
+#include "backend/backend.h"
+#include "stats/txstats.h"
+#include "workload/workload.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { DG_PHASE_WARMUP = 0, DG_PHASE_MEASURE = 1 };
+
+typedef struct dg_interval_report {
+    int phase;
+    int64_t t_end_ns;        /* end of the interval, since the start of the run (warmup incl.) */
+    int64_t dur_ns;          /* length of the interval */
+    int ntx;
+    const dg_txstats *tx;    /* per transaction type, this interval */
+    const dg_txstats *all;   /* all types merged */
+    const dg_hist *lag;      /* schedule lag this interval (rate mode; empty otherwise) */
+    uint64_t reconnects;
+    int64_t downtime_ns;     /* terminal-seconds without a connection, in ns */
+    int active_terminals;
+    int64_t cache_hits;      /* summed per-connection counters (DG_CAP_CONN_CACHE_STATS), */
+    int64_t cache_misses;    /*   cumulative since connect; -1 if not available */
+} dg_interval_report;
+
+typedef struct dg_run_config {
+    const char *url;
+    const dg_connopts *connopts;
+    int terminals;
+    int64_t duration_ns;     /* measured phase length; 0 when transactions > 0 */
+    int64_t transactions;    /* per terminal; 0 = run for duration_ns */
+    int64_t warmup_ns;
+    int64_t interval_ns;     /* report interval; 0 = one interval per phase */
+    double rate_tps;         /* 0 = as fast as possible (closed loop) */
+    int64_t think_ns;        /* pause after each transaction; 0 = none */
+    bool think_exponential;  /* think time ~ Exp(mean think_ns), truncated at 10x */
+    int max_tries;           /* >= 1; attempts per transaction on RETRY-class errors */
+    uint64_t seed;
+    void (*on_interval)(void *arg, const dg_interval_report *iv);
+    void (*on_start)(void *arg);      /* all terminals connected, clock starts */
+    void *arg;
+} dg_run_config;
+
+#define DG_RUN_MAX_ERRORS 32
+
+typedef struct dg_run_error {
+    char msg[320];       /* first message of its kind (terminal, transaction, text) */
+    char tx[64];
+    dg_errclass cls;
+    uint64_t count;
+} dg_run_error;
+
+typedef struct dg_run_stats {
+    int ntx;
+    dg_txstats *tx[2];      /* [phase][type] */
+    dg_txstats all[2];      /* [phase], all types merged */
+    dg_hist lag[2];
+    int64_t phase_ns[2];    /* elapsed time of each phase */
+    int64_t started_wall_ns;/* wall clock at the start of the run */
+    uint64_t reconnects;
+    int64_t downtime_ns;
+    int aborted_terminals;
+    bool complete;           /* ran to its planned end with every terminal */
+    char stop_reason[64];    /* "duration", "transactions", "interrupted (SIGINT)", ... */
+    int nerrors;
+    dg_run_error errors[DG_RUN_MAX_ERRORS];
+    uint64_t errors_dropped; /* errors of kinds beyond DG_RUN_MAX_ERRORS */
+    int64_t cache_hits, cache_misses; /* per-connection counters at the end (-1 n/a) */
+} dg_run_stats;
+
+/* Runs the workload. Returns 0 when the run happened (see out->complete), or an error
+ * when it could not start (connection or preparation failed: nothing was measured). *out
+ * must be freed with dg_run_stats_free() in both cases. */
+int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err *err);
+void dg_run_stats_free(dg_run_stats *st);
+
+/* Asks a running dg_run() to stop as soon as in-flight transactions finish. Async-signal
+ * safe (for SIGINT/SIGTERM handlers). signo is recorded in the stop reason (0: none). */
+void dg_run_request_stop(int signo);
+/* Clears a previous stop request (before a new run, e.g. in a sweep). */
+void dg_run_clear_stop(void);
+/* The signal that requested a stop, 0 if none. */
+int dg_run_stop_signal(void);
+
+#endif

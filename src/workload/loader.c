@@ -1,0 +1,188 @@
+/* loader.c - timed load steps, progress counters and parallel load jobs. */
+#include "workload/loader.h"
+
+#include "backend/dialect.h"
+#include "core/clock.h"
+#include "core/xalloc.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dg_loader_init(dg_loader *ld)
+{
+    atomic_init(&ld->rows_done, 0);
+    atomic_init(&ld->bytes_done, 0);
+    ld->rows_total = 0;
+    ld->nsteps = 0;
+    ld->current[0] = '\0';
+    if (ld->jobs < 1)
+        ld->jobs = 1;
+}
+
+void dg_loader_step_begin(dg_loader *ld, const char *kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ld->current, sizeof ld->current, fmt, ap);
+    va_end(ap);
+    if (ld->nsteps < DG_LOAD_MAX_STEPS) {
+        dg_load_step *s = &ld->steps[ld->nsteps];
+        memset(s, 0, sizeof *s);
+        snprintf(s->name, sizeof s->name, "%s", ld->current);
+        snprintf(s->kind, sizeof s->kind, "%s", kind);
+    }
+    ld->step_start_ns = dg_now_ns();
+}
+
+void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes)
+{
+    if (ld->nsteps >= DG_LOAD_MAX_STEPS)
+        return;
+    dg_load_step *s = &ld->steps[ld->nsteps++];
+    s->seconds = (double)(dg_now_ns() - ld->step_start_ns) / DG_NS_PER_S;
+    s->rows = rows;
+    s->bytes = bytes;
+    if (ld->on_step)
+        ld->on_step(ld->arg, s);
+}
+
+void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes)
+{
+    atomic_fetch_add_explicit(&ld->rows_done, rows, memory_order_relaxed);
+    atomic_fetch_add_explicit(&ld->bytes_done, bytes, memory_order_relaxed);
+}
+
+typedef struct job_ctx {
+    dg_loader *ld;
+    int (*fn)(dg_loader *, dg_conn *, int, void *, dg_err *);
+    void *arg;
+    int nunits;
+    atomic_int next_unit;
+    atomic_int failed;
+    atomic_int running;
+    pthread_mutex_t lock;
+    int rc;
+    dg_err err;
+} job_ctx;
+
+typedef struct job {
+    job_ctx *ctx;
+    dg_conn *conn;
+    bool own_conn;
+    pthread_t thread;
+} job;
+
+static void job_fail(job_ctx *c, int rc, const dg_err *e)
+{
+    pthread_mutex_lock(&c->lock);
+    if (!atomic_load(&c->failed)) {
+        c->rc = rc;
+        c->err = *e;
+        atomic_store(&c->failed, 1);
+    }
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void *job_main(void *arg)
+{
+    job *j = arg;
+    job_ctx *c = j->ctx;
+    dg_err e;
+    dg_err_clear(&e);
+    if (!j->conn) {
+        int rc = dg_connect(c->ld->url, c->ld->connopts, &j->conn, &e);
+        if (rc) {
+            job_fail(c, rc, &e);
+            goto out;
+        }
+        j->own_conn = true;
+    }
+    for (;;) {
+        if (atomic_load(&c->failed))
+            break;
+        int unit = atomic_fetch_add(&c->next_unit, 1);
+        if (unit >= c->nunits)
+            break;
+        int rc = c->fn(c->ld, j->conn, unit, c->arg, &e);
+        if (rc) {
+            job_fail(c, rc, &e);
+            break;
+        }
+    }
+out:
+    atomic_fetch_sub(&c->running, 1);
+    return NULL;
+}
+
+int dg_loader_parallel(dg_loader *ld, int nunits,
+                       int (*fn)(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *err),
+                       void *arg, const char *what, dg_err *err)
+{
+    int njobs = ld->jobs < nunits ? ld->jobs : nunits;
+    if (njobs < 1)
+        njobs = 1;
+    job_ctx c;
+    memset(&c, 0, sizeof c);
+    c.ld = ld;
+    c.fn = fn;
+    c.arg = arg;
+    c.nunits = nunits;
+    atomic_init(&c.next_unit, 0);
+    atomic_init(&c.failed, 0);
+    atomic_init(&c.running, njobs);
+    pthread_mutex_init(&c.lock, NULL);
+    job *jobs = xcalloc((size_t)njobs, sizeof *jobs);
+    int started = 0;
+    for (int i = 0; i < njobs; i++) {
+        jobs[i].ctx = &c;
+        jobs[i].conn = i == 0 ? ld->conn : NULL; /* job 0 uses the main connection */
+        if (pthread_create(&jobs[i].thread, NULL, job_main, &jobs[i]) != 0) {
+            atomic_fetch_sub(&c.running, njobs - i);
+            dg_err e;
+            dg_err_fail(&e, DG_E_IO, "cannot start load job thread");
+            job_fail(&c, DG_E_IO, &e);
+            break;
+        }
+        started++;
+    }
+    while (atomic_load(&c.running) > 0) {
+        if (ld->on_progress)
+            ld->on_progress(ld->arg, atomic_load(&ld->rows_done), ld->rows_total, what);
+        dg_sleep_ns(100 * DG_NS_PER_MS);
+    }
+    for (int i = 0; i < started; i++) {
+        pthread_join(jobs[i].thread, NULL);
+        if (jobs[i].own_conn)
+            dg_conn_close(jobs[i].conn);
+    }
+    if (ld->on_progress)
+        ld->on_progress(ld->arg, atomic_load(&ld->rows_done), ld->rows_total, what);
+    free(jobs);
+    pthread_mutex_destroy(&c.lock);
+    if (atomic_load(&c.failed)) {
+        if (err)
+            *err = c.err;
+        return c.rc;
+    }
+    return 0;
+}
+
+int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
+                        dg_err *err)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    int rc = dg_sql_render(ld->conn->dialect, tmpl, &sb, err);
+    if (rc == 0) {
+        dg_loader_step_begin(ld, kind, "%s", name);
+        rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
+        if (rc == 0)
+            dg_loader_step_end(ld, 0, 0);
+        else
+            dg_err_prefix(err, "%s", name);
+    }
+    dg_sb_free(&sb);
+    return rc;
+}

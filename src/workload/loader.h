@@ -1,0 +1,79 @@
+/*
+ * loader.h - what every workload loader shares: connections, timed steps (table loads,
+ * index builds), progress counters, parallel jobs, and the load report.
+ *
+ * A workload's load() creates tables on ld->conn, then fills them (possibly in parallel
+ * with dg_loader_parallel(), each job on its own connection), then builds keys and
+ * indexes, wrapping each piece in dg_loader_step_begin()/dg_loader_step_end() so the
+ * report shows per-table and per-index timings like a restore log.
+ *
+ * Progress: jobs add rows/bytes with dg_loader_progress() (atomic, cheap); the CLI polls
+ * the counters to draw a progress bar on a TTY via the on_progress callback.
+ */
+#ifndef DG_WORKLOAD_LOADER_H
+#define DG_WORKLOAD_LOADER_H
+
+#include "backend/backend.h"
+#include "workload/workload.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DG_LOAD_MAX_STEPS 128
+
+typedef struct dg_load_step {
+    char name[96];  /* "table pgbench_accounts", "index pgbench_accounts_pkey" */
+    char kind[16];  /* "table", "index", "schema", "other" */
+    double seconds;
+    uint64_t rows;
+    uint64_t bytes; /* bytes of row data sent */
+} dg_load_step;
+
+struct dg_loader {
+    /* set by the caller */
+    const char *url;
+    const dg_connopts *connopts; /* for extra job connections */
+    dg_conn *conn;               /* main connection (opened with bulk_session) */
+    int jobs;                    /* parallel jobs (>= 1) */
+    uint64_t seed;
+    int64_t scale;
+    void (*on_step)(void *arg, const dg_load_step *step); /* after each step */
+    void (*on_progress)(void *arg, uint64_t rows, uint64_t rows_total, const char *what);
+    void *arg;
+
+    /* maintained by the loader */
+    atomic_ullong rows_done;
+    atomic_ullong bytes_done;
+    uint64_t rows_total; /* estimate set by the workload for the progress bar */
+    int nsteps;
+    dg_load_step steps[DG_LOAD_MAX_STEPS];
+    int64_t step_start_ns;
+    char current[96];
+};
+
+/* Resets counters and steps (the caller fills the configuration fields). */
+void dg_loader_init(dg_loader *ld);
+
+/* Starts a timed step; name is printf-formatted. */
+void dg_loader_step_begin(dg_loader *ld, const char *kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Ends the current step with its row and byte counts and reports it. */
+void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes);
+
+/* Adds to the progress counters (thread-safe, lock-free). */
+void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes);
+
+/* Runs fn(unit) for unit = 0 .. nunits-1 on ld->jobs threads, each with its own
+ * connection (job 0 may reuse ld->conn when jobs == 1). Units are handed out in order.
+ * Stops at the first error, which is returned. While jobs run, the calling thread calls
+ * on_progress about 10 times a second. */
+int dg_loader_parallel(dg_loader *ld, int nunits,
+                       int (*fn)(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *err),
+                       void *arg, const char *what, dg_err *err);
+
+/* Executes SQL (rendered from a dialect template) on ld->conn as its own timed step. */
+int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
+                        dg_err *err);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * script.h - pgbench-compatible script workloads: parse, compile, execute.
+ *
+ * A script set holds one or more scripts (each becomes one transaction type) that share a
+ * variable namespace, as pgbench's scripts of one client do. Parsing happens once, before
+ * any connection is made; parse errors are reported as
+ *
+ *     FILE:LINE:COL: error: MESSAGE
+ *         the offending line
+ *         ^ (caret under COL)
+ *
+ * in dg_err.msg (class USER, rc DG_E_PARSE).
+ *
+ * Execution: each terminal creates a dg_script_vm on its own connection; the VM prepares
+ * every SQL command once, then runs scripts with no allocation in the steady state
+ * (variable string buffers only grow). SQL commands use :name for variables; they are
+ * bound as parameters, never pasted into the SQL text. BEGIN / START TRANSACTION /
+ * COMMIT / END / ROLLBACK commands are executed through dg_begin/dg_commit/dg_rollback;
+ * a transaction block that contains INSERT/UPDATE/DELETE/REPLACE/MERGE is begun with
+ * dg_txopts.write = true (SQLite then takes the write lock up front).
+ *
+ * Meta-commands: \set NAME EXPR, \sleep N [us|ms|s], \if/\elif/\else/\endif, \gset [PREFIX]
+ * and \aset [PREFIX] (ending a SQL command). Built-in variables: scale, client_id,
+ * random_seed, default_seed (the seed of hash()), plus -D NAME=VALUE variables.
+ *
+ * Threading: a dg_script_set is immutable after dg_script_set_finish() and shared by all
+ * terminals; a dg_script_vm belongs to one terminal thread.
+ */
+#ifndef DG_WORKLOAD_SCRIPT_SCRIPT_H
+#define DG_WORKLOAD_SCRIPT_SCRIPT_H
+
+#include "backend/backend.h"
+#include "core/err.h"
+#include "core/prng.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct dg_script_set dg_script_set;
+typedef struct dg_script_vm dg_script_vm;
+
+/* A new empty set. Never NULL (exits on out-of-memory). */
+dg_script_set *dg_script_set_new(void);
+void dg_script_set_free(dg_script_set *set);
+
+/* Parses `text` (len bytes; need not be NUL-terminated) as a script named `name` (the path
+ * shown in messages, and with directory and extension removed, the transaction name) and
+ * adds it with `weight`. Returns 0 or DG_E_PARSE with a FILE:LINE:COL message. */
+int dg_script_set_add(dg_script_set *set, const char *name, const char *text, size_t len,
+                      double weight, dg_err *err);
+
+/* Reads the file at path and adds it; DG_E_IO if it cannot be read. */
+int dg_script_set_add_file(dg_script_set *set, const char *path, double weight, dg_err *err);
+
+/* Defines a variable given with -D NAME=VALUE (an integer, a double or a string). Must be
+ * called before dg_script_set_finish(). */
+int dg_script_set_define(dg_script_set *set, const char *name, const char *value, dg_err *err);
+
+/* Resolves variables across scripts and freezes the set. Errors (e.g. a variable that is
+ * used but never set nor defined) name file:line:col. */
+int dg_script_set_finish(dg_script_set *set, dg_err *err);
+
+int dg_script_set_count(const dg_script_set *set);
+/* Transaction name of script i (basename without extension; made unique with "#2" ...). */
+const char *dg_script_set_name(const dg_script_set *set, int i);
+double dg_script_set_weight(const dg_script_set *set, int i);
+/* The text of every script, concatenated, for hashing the workload definition. */
+void dg_script_set_hash_text(const dg_script_set *set, void (*fn)(void *arg, const char *p, size_t n),
+                             void *arg);
+
+/* A VM for one terminal: prepares every SQL command of the set on conn. Built-in
+ * variables: scale, client_id (= client_id), random_seed and default_seed (= seed).
+ * *out written only on success. */
+int dg_script_vm_new(const dg_script_set *set, dg_conn *conn, dg_prng *rng, int64_t scale,
+                     int client_id, uint64_t seed, dg_script_vm **out, dg_err *err);
+void dg_script_vm_free(dg_script_vm *vm);
+
+/* Runs script i once. Returns 0, or an error whose message names the script and command
+ * ("tpcb.sql command 3: ..."), with the backend's class (RETRY, CONN_LOST, ...) or USER for
+ * script runtime errors (division by zero, \gset without exactly one row, unfinished
+ * transaction at the end of the script). On error, statements are reset; an open
+ * transaction is left for the caller to roll back. */
+int dg_script_vm_run(dg_script_vm *vm, int script, dg_err *err);
+
+#endif

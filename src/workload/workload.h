@@ -1,0 +1,155 @@
+/*
+ * workload.h - the one interface between the runner/loader and a workload.
+ *
+ * A workload definition (dg_workload_def) is a const descriptor in the registry; opening
+ * it with a configuration gives a dg_workload instance: its transaction types and
+ * weights, its tables, its size model, and operations to load, run and check it.
+ *
+ * Lifecycle of an instance:
+ *   dg_workload_open()          parse the name ("tpcb:select-only"), scripts, options;
+ *                               no database access; parse errors name file:line:col
+ *   ->load()                    create tables, fill them, build indexes (loader.h helps)
+ *   ->term_open() per terminal  prepare statements on the terminal's connection
+ *   ->tx_run() many times       one attempt of one transaction; called by the runner
+ *   ->term_close()
+ *   ->check()                   optional consistency checks
+ *   dg_workload_free()
+ *
+ * Workloads never print to the terminal; they report through callbacks and dg_err.
+ */
+#ifndef DG_WORKLOAD_WORKLOAD_H
+#define DG_WORKLOAD_WORKLOAD_H
+
+#include "backend/backend.h"
+#include "core/err.h"
+#include "core/prng.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct dg_workload dg_workload;
+typedef struct dg_loader dg_loader; /* workload/loader.h */
+
+/* A -f FILE[@WEIGHT] argument. */
+typedef struct dg_script_arg {
+    const char *path;
+    double weight; /* default 1 */
+} dg_script_arg;
+
+/* Configuration for opening a workload; strings are borrowed for the duration of open(). */
+typedef struct dg_wl_config {
+    const char *name;          /* "tpcb", "tpcb:select-only", "tpcc", "script" ... */
+    int64_t scale;             /* 0 = the workload's default or what the database holds */
+    uint64_t seed;             /* run seed */
+    const dg_script_arg *scripts; /* -f options (script workloads) */
+    int nscripts;
+    const dg_setting *vars;    /* -D NAME=VALUE script variables */
+    int nvars;
+    const char *mix;           /* --mix name=weight,... (NULL = default weights) */
+    const dg_setting *options; /* workload-specific --wl-opt NAME=VALUE options */
+    int noptions;
+} dg_wl_config;
+
+/* One transaction type. */
+typedef struct dg_txdef {
+    const char *name;
+    double weight; /* relative; 0 = never chosen */
+} dg_txdef;
+
+/* What a terminal gives the workload. */
+typedef struct dg_term {
+    int id;          /* 0-based terminal number */
+    int nterminals;
+    dg_conn *conn;   /* the terminal's connection (may be replaced after a reconnect) */
+    dg_prng *rng;    /* the terminal's generator; the runner saves/restores it for retries */
+    int64_t scale;
+} dg_term;
+
+/* Outcome of a successful tx_run. */
+enum {
+    DG_TX_COMMITTED = 0,
+    DG_TX_ROLLED_BACK = 1, /* an expected, business rollback (TPC-C New-Order 1%) */
+};
+
+/* Result of one consistency check. */
+typedef struct dg_check_result {
+    const char *name;        /* "C1 W_YTD = sum(D_YTD)" */
+    bool passed;
+    int64_t offending;       /* rows that violate it */
+    char detail[256];
+} dg_check_result;
+
+typedef struct dg_workload_ops {
+    /* Creates schema, loads data, builds indexes. */
+    int (*load)(dg_workload *wl, dg_loader *ld, dg_err *err);
+    /* Drops the workload's tables (missing ones are fine). */
+    int (*drop)(dg_workload *wl, dg_conn *conn, dg_err *err);
+    /* Reads scale and load-time facts from a loaded database (e.g. count of branches). */
+    int (*attach)(dg_workload *wl, dg_conn *conn, dg_err *err);
+    /* Per-terminal state: prepare statements on t->conn. *state written only on success.
+     * Called again after a reconnect (after term_close of the old state). */
+    int (*term_open)(dg_workload *wl, const dg_term *t, void **state, dg_err *err);
+    /* One attempt of transaction type `type`. Returns 0 with *outcome set, or an error
+     * (err->cls tells the runner what to do). On error the workload leaves its statements
+     * reset; the runner rolls back an open transaction. */
+    int (*tx_run)(void *state, int type, int *outcome, dg_err *err);
+    void (*term_close)(void *state);
+    /* Consistency checks; calls report for each; returns 0 when all passed, DG_E_CHECK
+     * when some failed, other codes on errors. NULL = no checks. */
+    int (*check)(dg_workload *wl, dg_conn *conn,
+                 void (*report)(void *arg, const dg_check_result *r), void *arg, dg_err *err);
+    /* Row counts to compare after a run (name, SQL returning one integer); may be NULL. */
+    void (*free)(dg_workload *wl);
+} dg_workload_ops;
+
+struct dg_workload {
+    const struct dg_workload_def *def;
+    const dg_workload_ops *ops;
+    char *name;                 /* full name, e.g. "tpcb:select-only" (owned) */
+    int64_t scale;              /* after open(): configured or default; attach() may set it */
+    bool scale_given;
+    int ntx;
+    dg_txdef *tx;               /* owned array of ntx */
+    const char *const *tables;  /* tables this workload creates (for exists/drop checks) */
+    uint64_t bytes_per_scale;   /* size model: approximate on-disk bytes per scale unit */
+    const char *scale_unit;     /* "branch", "warehouse" ... */
+    char hash[17];              /* 16 hex digits identifying the definition and options */
+    void *priv;                 /* the workload's own data */
+};
+
+typedef struct dg_workload_def {
+    const char *name;
+    const char *summary;
+    const char *const *variants; /* NULL-terminated, NULL if none */
+    int64_t default_scale;
+    int (*open)(const struct dg_workload_def *def, const dg_wl_config *cfg, dg_workload **out,
+                dg_err *err);
+} dg_workload_def;
+
+/* ---- registry ------------------------------------------------------------------------- */
+
+/* All built-in workload definitions, NULL-terminated. */
+const dg_workload_def *const *dg_workload_defs(void);
+
+/* Opens a workload by name ("tpcb", "tpcb:select-only", "script", or NULL/"" with -f files
+ * meaning "script"). Returns 0 or an error; parse errors carry "file:line:col: ..." */
+int dg_workload_open(const dg_wl_config *cfg, dg_workload **out, dg_err *err);
+void dg_workload_free(dg_workload *wl);
+
+/* Applies "--mix name=weight,..." to wl->tx; error naming an unknown transaction. */
+int dg_workload_apply_mix(dg_workload *wl, const char *mix, dg_err *err);
+
+/* Computes wl->hash from the given text (definition + options), FNV-1a 64. */
+void dg_workload_set_hash(dg_workload *wl, const char *text, size_t len);
+
+/* True when every one of wl->tables exists in the database. *some is set when at least one
+ * exists (a half-loaded database). */
+int dg_workload_tables_exist(dg_workload *wl, dg_conn *conn, bool *all, bool *some, dg_err *err);
+
+/* Helper for ops->drop: DROP TABLE for each table in wl->tables. */
+int dg_workload_drop_tables(dg_workload *wl, dg_conn *conn, dg_err *err);
+
+/* Looks up a workload option value (cfg->options) by name; NULL if absent. */
+const char *dg_wl_option(const dg_wl_config *cfg, const char *name);
+
+#endif
