@@ -7,8 +7,8 @@
  * sub-buckets, so any recorded value is known to within 1/1024 of itself (better than
  * 3 significant digits) over 1 ns ... 73 min.
  *
- * Memory: DG_HIST_LEN uint64 counters (264 KiB) allocated once by dg_hist_init() with
- * calloc, whose untouched pages stay unmapped; reset and merge only walk the index range
+ * Memory: DG_HIST_LEN uint64 counters (264 KiB) mapped once by dg_hist_init() as
+ * anonymous memory, whose untouched pages stay unbacked; reset and merge only walk the index range
  * that was actually recorded (lo_idx..hi_idx), so a histogram costs memory in proportion
  * to the spread of its values, never to how many were recorded.
  *
