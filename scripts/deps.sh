@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what dbgauge needs on Debian 12 (as root; uses sudo otherwise), skipping
+# packages that are already installed. Usage:
+#   scripts/deps.sh build     compiler, CMake, SQLite and JSON libraries (enough for the demo)
+#   scripts/deps.sh test      build + database servers and client libraries for the test suite
+#   scripts/deps.sh bench     test + peer tools for side-by-side benchmarks (sysbench)
+set -euo pipefail
+
+level=${1:-build}
+build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 libjansson-dev)
+server_pkgs=(libpq-dev postgresql postgresql-contrib
+             libmariadb-dev mariadb-server mariadb-client
+             firebird-dev firebird3.0-server firebird3.0-utils
+             libclang-rt-14-dev clang python3)
+bench_pkgs=(sysbench)
+
+pkgs=("${build_pkgs[@]}")
+case "$level" in
+  build) ;;
+  test) pkgs+=("${server_pkgs[@]}") ;;
+  bench) pkgs+=("${server_pkgs[@]}" "${bench_pkgs[@]}") ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 1 ;;
+esac
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# The Firebird server package asks for a SYSDBA password; answer it up front. The test
+# servers set their own passwords, so this one only has to exist.
+if printf '%s\n' "${missing[@]}" | grep -q '^firebird3.0-server$'; then
+  echo "firebird3.0-server shared/firebird/sysdba_password/first_install password masterkey" \
+    | $SUDO debconf-set-selections
+fi
+# Package scripts try to start services; there is no init system to do it here.
+if [ ! -e /usr/sbin/policy-rc.d ] && [ "$(id -u)" -eq 0 ]; then
+  printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+  trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+fi
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,352 @@
+/*
+ * conformance.c - one body of backend checks run against every database.
+ *
+ * usage: dg_conformance URL
+ *
+ * Each check talks to the real database behind URL through backend.h only, so the same
+ * expectations hold for SQLite, PostgreSQL, MariaDB and Firebird: URL handling and password
+ * redaction, typed parameters and NULLs round-tripping, transactions, snapshot reads,
+ * bulk load, statistics, server facts, and error classes provoked for real (bad SQL,
+ * unique violation, a deadlock between two connections where the database has one).
+ * Tables are named dgc_* and dropped before and after.
+ */
+#include "backend/backend.h"
+#include "backend/dialect.h"
+#include "core/clock.h"
+#include "core/strbuf.h"
+
+#include "dgtest.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static const char *url;
+
+static dg_conn *connect_or_die(void)
+{
+    dg_conn *c = NULL;
+    dg_err e;
+    if (dg_connect(url, NULL, &c, &e)) {
+        fprintf(stderr, "cannot connect to %s: %s\n", url, e.msg);
+        exit(2);
+    }
+    return c;
+}
+
+static int exec_t(dg_conn *c, const char *tmpl)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_err e;
+    int rc = dg_sql_render(c->dialect, tmpl, &sb, &e);
+    if (rc == 0)
+        rc = dg_exec(c, dg_sb_str(&sb), &e);
+    if (rc)
+        fprintf(stderr, "  exec failed: %s: %s\n", dg_sb_str(&sb), e.msg);
+    dg_sb_free(&sb);
+    return rc;
+}
+
+static void drop_quietly(dg_conn *c, const char *table)
+{
+    bool exists = false;
+    dg_err e;
+    if (dg_table_exists(c, table, &exists, &e) == 0 && exists) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "DROP TABLE %s", table);
+        dg_exec(c, sql, &e);
+    }
+}
+
+static int64_t count_rows(dg_conn *c, const char *table)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+    int64_t n = -1;
+    bool found;
+    dg_err e;
+    if (dg_query_int(c, sql, NULL, 0, &n, &found, &e))
+        fprintf(stderr, "  count failed: %s\n", e.msg);
+    return n;
+}
+
+static void test_url_redaction(void)
+{
+    dg_conn *c = connect_or_die();
+    DG_CHECK(c->url_redacted != NULL);
+    /* a password in the URL never shows in what we print */
+    dg_url u;
+    dg_err e;
+    if (dg_url_parse(url, &u, &e) == 0) {
+        if (u.password && *u.password)
+            DG_CHECK(strstr(c->url_redacted, u.password) == NULL);
+        dg_url_free(&u);
+    }
+    char *r = dg_url_redact("postgres://bob:s3cret@h:5432/db?password=s3cret");
+    DG_CHECK(strstr(r, "s3cret") == NULL);
+    free(r);
+    dg_conn_close(c);
+}
+
+static void test_types_roundtrip(void)
+{
+    dg_conn *c = connect_or_die();
+    drop_quietly(c, "dgc_types");
+    DG_CHECK_INT(exec_t(c, "CREATE TABLE dgc_types (id {int} NOT NULL PRIMARY KEY, i {bigint}, "
+                           "d {double}, s {varchar 100}, n {numeric 12,2}, t {timestamp})"),
+                 0);
+    dg_stmt *ins = NULL, *sel = NULL;
+    dg_err e;
+    DG_CHECK_INT(dg_prepare(c, "INSERT INTO dgc_types (id, i, d, s, n, t) VALUES (?, ?, ?, ?, ?, ?)",
+                            &ins, &e), 0);
+    dg_value row1[6] = {dg_vint(1), dg_vint(INT64_C(-9007199254740993)), dg_vdouble(2.5),
+                        dg_vstr("héllo 'quoted' \"x\""), dg_vnumeric(-123456, 2),
+                        dg_vstr("2024-02-29 13:45:01")};
+    dg_value row2[6] = {dg_vint(2), dg_vnull(), dg_vnull(), dg_vnull(), dg_vnull(), dg_vnull()};
+    DG_CHECK_INT(dg_execute(ins, row1, 6, &e), 0);
+    DG_CHECK_INT(dg_affected(ins), 1);
+    DG_CHECK_INT(dg_execute(ins, row2, 6, &e), 0);
+    DG_CHECK_INT(dg_prepare(c, "SELECT i, d, s, n, t FROM dgc_types WHERE id = ?", &sel, &e), 0);
+    dg_value p = dg_vint(1);
+    DG_CHECK_INT(dg_execute(sel, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(sel, &e), 1);
+    DG_CHECK_INT(dg_ncols(sel), 5);
+    dg_value v;
+    int64_t iv = 0;
+    double dv = 0;
+    char buf[128];
+    dg_column(sel, 0, &v);
+    DG_CHECK(dg_value_as_int(&v, &iv) && iv == INT64_C(-9007199254740993));
+    dg_column(sel, 1, &v);
+    DG_CHECK(dg_value_as_double(&v, &dv) && dv == 2.5);
+    dg_column(sel, 2, &v);
+    DG_CHECK(v.type == DG_V_TEXT);
+    dg_value_format(&v, buf, sizeof buf);
+    DG_CHECK_STR(buf, "héllo 'quoted' \"x\"");
+    dg_column(sel, 3, &v);
+    DG_CHECK(dg_value_as_double(&v, &dv) && dv == -1234.56);
+    dg_column(sel, 4, &v);
+    dg_value_format(&v, buf, sizeof buf);
+    DG_CHECK(strncmp(buf, "2024-02-29", 10) == 0);
+    DG_CHECK_INT(dg_fetch(sel, &e), 0);
+    p = dg_vint(2);
+    DG_CHECK_INT(dg_execute(sel, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(sel, &e), 1);
+    for (int i = 0; i < 5; i++) {
+        dg_column(sel, i, &v);
+        DG_CHECK_INT(v.type, DG_V_NULL);
+    }
+    dg_stmt_reset(sel);
+    /* a query with no rows */
+    p = dg_vint(99);
+    DG_CHECK_INT(dg_execute(sel, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(sel, &e), 0);
+    dg_stmt_free(sel);
+    dg_stmt_free(ins);
+    drop_quietly(c, "dgc_types");
+    dg_conn_close(c);
+}
+
+static void test_transactions(void)
+{
+    dg_conn *a = connect_or_die();
+    dg_conn *b = connect_or_die();
+    dg_err e;
+    drop_quietly(a, "dgc_tx");
+    DG_CHECK_INT(exec_t(a, "CREATE TABLE dgc_tx (id {int} NOT NULL PRIMARY KEY, v {int})"), 0);
+    dg_stmt *ins = NULL;
+    DG_CHECK_INT(dg_prepare(a, "INSERT INTO dgc_tx (id, v) VALUES (?, ?)", &ins, &e), 0);
+    dg_txopts w = {.write = true};
+    /* rollback discards */
+    DG_CHECK_INT(dg_begin(a, &w, &e), 0);
+    dg_value r[2] = {dg_vint(1), dg_vint(10)};
+    DG_CHECK_INT(dg_execute(ins, r, 2, &e), 0);
+    DG_CHECK_INT(dg_rollback(a, &e), 0);
+    DG_CHECK_INT(count_rows(b, "dgc_tx"), 0);
+    /* commit is visible to another connection */
+    DG_CHECK_INT(dg_begin(a, &w, &e), 0);
+    DG_CHECK_INT(dg_execute(ins, r, 2, &e), 0);
+    DG_CHECK_INT(dg_commit(a, &e), 0);
+    DG_CHECK_INT(count_rows(b, "dgc_tx"), 1);
+    /* a repeatable-read transaction keeps its snapshot while another commits */
+    dg_txopts rr = {.isolation = DG_ISO_REPEATABLE_READ, .read_only = true};
+    DG_CHECK_INT(dg_begin(b, &rr, &e), 0);
+    DG_CHECK_INT(count_rows(b, "dgc_tx"), 1);
+    r[0] = dg_vint(2);
+    DG_CHECK_INT(dg_execute(ins, r, 2, &e), 0); /* autocommit on a */
+    DG_CHECK_INT(count_rows(b, "dgc_tx"), 1);
+    DG_CHECK_INT(dg_commit(b, &e), 0);
+    DG_CHECK_INT(count_rows(b, "dgc_tx"), 2);
+    /* unique violation is CONSTRAINT, and the connection stays usable */
+    int rc = dg_execute(ins, r, 2, &e);
+    DG_CHECK(rc != 0);
+    DG_CHECK_INT(e.cls, DG_EC_CONSTRAINT);
+    DG_CHECK(e.msg[0] != '\0');
+    DG_CHECK_INT(count_rows(a, "dgc_tx"), 2);
+    dg_stmt_free(ins);
+    drop_quietly(a, "dgc_tx");
+    dg_conn_close(b);
+    dg_conn_close(a);
+}
+
+static void test_errors(void)
+{
+    dg_conn *c = connect_or_die();
+    dg_err e;
+    dg_stmt *s = NULL;
+    int rc = dg_prepare(c, "SELECT * FROM dgc_no_such_table", &s, &e);
+    if (rc == 0) { /* some servers report at execute time */
+        rc = dg_execute(s, NULL, 0, &e);
+        dg_stmt_free(s);
+    }
+    DG_CHECK(rc != 0);
+    DG_CHECK_INT(e.cls, DG_EC_USER);
+    rc = dg_exec(c, "SELEC 1", &e);
+    DG_CHECK(rc != 0);
+    DG_CHECK_INT(e.cls, DG_EC_USER);
+    /* still usable */
+    int64_t one = 0;
+    bool found = false;
+    DG_CHECK_INT(dg_query_int(c, "SELECT count(*) FROM dgc_none_here_either", NULL, 0, &one, &found, &e) != 0, 1);
+    dg_conn_close(c);
+    /* a database URL of an unknown kind */
+    dg_conn *x = NULL;
+    DG_CHECK(dg_connect("nosuchdb://h/x", NULL, &x, &e) != 0);
+    DG_CHECK(strstr(e.msg, "unknown database type") != NULL);
+}
+
+static void test_bulk_and_stats(void)
+{
+    dg_conn *c = connect_or_die();
+    dg_err e;
+    drop_quietly(c, "dgc_bulk");
+    DG_CHECK_INT(exec_t(c, "CREATE TABLE dgc_bulk (id {int} NOT NULL, name {varchar 40}, "
+                           "amount {numeric 8,2}, note {varchar 20})"),
+                 0);
+    static const char *const cols[] = {"id", "name", "amount", "note"};
+    dg_bulk *b = NULL;
+    DG_CHECK_INT(dg_bulk_begin(c, "dgc_bulk", cols, 4, &b, &e), 0);
+    if (b) {
+        for (int i = 1; i <= 20000; i++) {
+            char name[40];
+            snprintf(name, sizeof name, "name\t%d\\ \"q\" '%d'", i, i);
+            dg_value v[4] = {dg_vint(i), dg_vstr(name), dg_vnumeric(i * 7 % 100000, 2),
+                             i % 3 ? dg_vnull() : dg_vstr("x")};
+            if (dg_bulk_row(b, v, &e)) {
+                fprintf(stderr, "  bulk row failed: %s\n", e.msg);
+                DG_CHECK(0);
+                break;
+            }
+        }
+        DG_CHECK_INT(b->rows, 20000);
+        DG_CHECK_INT(dg_bulk_end(b, true, &e), 0);
+    }
+    DG_CHECK_INT(count_rows(c, "dgc_bulk"), 20000);
+    int64_t nnull = -1;
+    bool found;
+    DG_CHECK_INT(dg_query_int(c, "SELECT count(*) FROM dgc_bulk WHERE note IS NULL", NULL, 0, &nnull, &found, &e), 0);
+    DG_CHECK_INT(nnull, 20000 - 20000 / 3);
+    dg_stmt *s = NULL;
+    DG_CHECK_INT(dg_prepare(c, "SELECT name FROM dgc_bulk WHERE id = ?", &s, &e), 0);
+    dg_value p = dg_vint(1234);
+    DG_CHECK_INT(dg_execute(s, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(s, &e), 1);
+    dg_value v;
+    dg_column(s, 0, &v);
+    char buf[64];
+    dg_value_format(&v, buf, sizeof buf);
+    DG_CHECK_STR(buf, "name\t1234\\ \"q\" '1234'");
+    dg_stmt_reset(s);
+    dg_stmt_free(s);
+
+    dg_dbstats st;
+    DG_CHECK_INT(dg_stats(c, &st, &e), 0);
+    DG_CHECK(st.db_size_bytes > 0);
+    dg_server_info si;
+    DG_CHECK_INT(dg_server_info_get(c, &si, &e), 0);
+    DG_CHECK(si.version[0] != '\0');
+    DG_CHECK(si.nsettings > 0);
+    bool exists = false;
+    DG_CHECK_INT(dg_table_exists(c, "dgc_bulk", &exists, &e), 0);
+    DG_CHECK(exists);
+    DG_CHECK_INT(dg_table_exists(c, "dgc_nope", &exists, &e), 0);
+    DG_CHECK(!exists);
+    drop_quietly(c, "dgc_bulk");
+    dg_conn_close(c);
+}
+
+/* Two connections update two rows in opposite orders: a database with row locks and
+ * concurrent writers must break the deadlock with a RETRY-class error for one of them. */
+typedef struct dl_arg {
+    int first, second;
+    int rc;
+    dg_err err;
+} dl_arg;
+
+static void *deadlock_side(void *p)
+{
+    dl_arg *a = p;
+    dg_conn *c = connect_or_die();
+    dg_stmt *u = NULL;
+    dg_err e;
+    a->rc = dg_prepare(c, "UPDATE dgc_dl SET v = v + 1 WHERE id = ?", &u, &a->err);
+    dg_txopts w = {.write = true};
+    if (a->rc == 0)
+        a->rc = dg_begin(c, &w, &a->err);
+    dg_value v = dg_vint(a->first);
+    if (a->rc == 0)
+        a->rc = dg_execute(u, &v, 1, &a->err);
+    dg_sleep_ns(300 * DG_NS_PER_MS);
+    v = dg_vint(a->second);
+    if (a->rc == 0)
+        a->rc = dg_execute(u, &v, 1, &a->err);
+    if (a->rc == 0)
+        a->rc = dg_commit(c, &a->err);
+    else if (c->in_tx)
+        dg_rollback(c, &e);
+    dg_stmt_free(u);
+    dg_conn_close(c);
+    return NULL;
+}
+
+static void test_deadlock(void)
+{
+    dg_conn *c = connect_or_die();
+    if (!dg_has_cap(c, DG_CAP_CONCURRENT_WRITERS)) {
+        dg_conn_close(c);
+        fprintf(stderr, "  (single-writer database: no deadlock test)\n");
+        return;
+    }
+    drop_quietly(c, "dgc_dl");
+    DG_CHECK_INT(exec_t(c, "CREATE TABLE dgc_dl (id {int} NOT NULL PRIMARY KEY, v {int})"), 0);
+    DG_CHECK_INT(exec_t(c, "INSERT INTO dgc_dl (id, v) VALUES (1, 0)"), 0);
+    DG_CHECK_INT(exec_t(c, "INSERT INTO dgc_dl (id, v) VALUES (2, 0)"), 0);
+    dl_arg a = {1, 2, 0, {0}}, b = {2, 1, 0, {0}};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, deadlock_side, &a);
+    pthread_create(&tb, NULL, deadlock_side, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    /* exactly one side loses, with a retryable error */
+    DG_CHECK((a.rc != 0) + (b.rc != 0) == 1);
+    const dl_arg *loser = a.rc ? &a : &b;
+    DG_CHECK_INT(loser->err.cls, DG_EC_RETRY);
+    fprintf(stderr, "  deadlock reported as: %s [%s]\n", loser->err.msg, loser->err.sqlstate);
+    drop_quietly(c, "dgc_dl");
+    dg_conn_close(c);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: dg_conformance URL\n");
+        return 2;
+    }
+    url = argv[1];
+    DG_RUN(test_url_redaction);
+    DG_RUN(test_types_roundtrip);
+    DG_RUN(test_transactions);
+    DG_RUN(test_errors);
+    DG_RUN(test_bulk_and_stats);
+    DG_RUN(test_deadlock);
+    DG_TEST_END();
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# tpcb on SQLite: load scale 1, run 2 terminals x 5 s, and check that every count dbgauge
+# reports is what the database holds: history rows = committed transactions (exact), and
+# sum(abalance) = sum(tbalance) = sum(bbalance) = sum(history.delta).
+source "$(dirname "$0")/lib.sh"
+db="sqlite:$TMP/t.db"
+"$DBGAUGE" load --db "$db" --workload tpcb --scale 1 --seed 7 -q
+[ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_accounts')" = 100000 ] || fail "accounts"
+[ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_tellers')" = 10 ] || fail "tellers"
+# load refuses to overwrite without --drop, and reloads with it
+expect_exit 1 "$DBGAUGE" load --db "$db" --workload tpcb
+grep -q -- "--drop" "$TMP/err" || fail "load without --drop should mention --drop"
+
+"$DBGAUGE" run --db "$db" --workload tpcb --terminals 2 --duration 5s --warmup 1s \
+  --report-interval 1s --json "$TMP/r.json" --seed 11 > "$TMP/run.out"
+committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions']")
+history=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
+note "committed=$committed history=$history"
+[ "$committed" = "$history" ] || fail "history rows $history != committed transactions $committed"
+[ "$committed" -gt 100 ] || fail "too few transactions: $committed"
+sums=$(sqlite3 "$TMP/t.db" 'select (select sum(abalance) from pgbench_accounts) = (select sum(tbalance) from pgbench_tellers) and (select sum(tbalance) from pgbench_tellers) = (select sum(bbalance) from pgbench_branches) and (select sum(bbalance) from pgbench_branches) = (select sum(delta) from pgbench_history)')
+[ "$sums" = 1 ] || fail "balances disagree"
+"$DBGAUGE" check --db "$db" --workload tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check"; }
+
+# the result file holds what DESIGN.md §6 promises
+json "$TMP/r.json" "d['run']['terminals'] == 2 and d['run']['complete'] and d['run']['backend'] == 'sqlite'" | grep -q True || fail "run section"
+json "$TMP/r.json" "all(k in d['transactions'][0]['latency_ms'] for k in ('avg','max','p50','p90','p95','p99','p999'))" | grep -q True || fail "latency fields"
+json "$TMP/r.json" "len(d['intervals']) >= 4 and all('tps' in i and 'cpu_pct' in i for i in d['intervals'])" | grep -q True || fail "intervals"
+json "$TMP/r.json" "d['warmup']['duration_s'] > 0.9 and d['totals']['duration_s'] > 4.9" | grep -q True || fail "phases"
+json "$TMP/r.json" "sum(i['transactions'] for i in d['intervals']) == d['totals']['transactions']" | grep -q True || fail "interval sum"
+json "$TMP/r.json" "sum(c for _, c in d['transactions'][0]['histogram']['buckets']) == d['transactions'][0]['count']" | grep -q True || fail "histogram count"
+grep -q "tps" "$TMP/run.out" || fail "no interval lines"
+
+# select-only and simple-update variants run on the same database
+"$DBGAUGE" run --db "$db" --workload tpcb:select-only -T 2s -q --json "$TMP/s.json"
+[ "$(json "$TMP/s.json" "d['transactions'][0]['name']")" = select_only ] || fail "select-only"
+before=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
+"$DBGAUGE" run --db "$db" --workload tpcb:simple-update -t 500 -c 2 -q --json "$TMP/u.json"
+after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
+[ $((after - before)) = 1000 ] || fail "simple-update: $((after - before)) history rows for 2x500 transactions"
+[ "$(json "$TMP/u.json" "d['totals']['transactions']")" = 1000 ] || fail "transactions count"
