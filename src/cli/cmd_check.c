@@ -30,11 +30,8 @@ int dg_cmd_check(dg_options *o)
     dg_err err;
     dg_err_clear(&err);
     dg_conn *conn = NULL;
-    dg_connopts co = dg_cli_connopts(o, false);
-    if (dg_connect(o->db, &co, &conn, &err)) {
-        dg_log_dberr("cannot connect", &err);
+    if (dg_cli_connect(o, false, &conn))
         goto out;
-    }
     if (!wl->ops->check) {
         dg_log_error("workload '%s' has no consistency checks", wl->name);
         goto out;

@@ -106,6 +106,21 @@ static void on_progress(void *arg, uint64_t rows, uint64_t total, const char *wh
     ui->bar_shown = true;
 }
 
+int dg_cli_connect(const dg_options *o, bool bulk, dg_conn **out)
+{
+    dg_connopts co = dg_cli_connopts(o, bulk);
+    dg_err err;
+    dg_err_clear(&err);
+    if (dg_connect(o->db, &co, out, &err) == 0)
+        return 0;
+    char *url = dg_url_redact(o->db);
+    char *ctx = xasprintf("cannot connect to %s", url);
+    dg_log_dberr(ctx, &err);
+    free(ctx);
+    free(url);
+    return 1;
+}
+
 int dg_cli_load(const dg_options *o, dg_workload *wl, dg_conn *conn, json_t **load_json)
 {
     dg_err err;
@@ -207,11 +222,8 @@ int dg_cmd_load(dg_options *o)
     dg_err err;
     dg_err_clear(&err);
     dg_conn *conn = NULL;
-    dg_connopts co = dg_cli_connopts(o, true);
-    if (dg_connect(o->db, &co, &conn, &err)) {
-        dg_log_dberr("cannot connect", &err);
+    if (dg_cli_connect(o, true, &conn))
         goto out;
-    }
     if (!wl->tables) {
         dg_log_error("workload '%s' has no loader (it runs against tables you create)", wl->name);
         goto out;

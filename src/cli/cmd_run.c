@@ -287,10 +287,8 @@ int dg_cmd_run(dg_options *o)
     memset(&ctx, 0, sizeof ctx);
 
     dg_connopts co = dg_cli_connopts(o, false);
-    if (dg_connect(o->db, &co, &conn, &err)) {
-        dg_log_dberr("cannot connect", &err);
+    if (dg_cli_connect(o, false, &conn))
         goto out;
-    }
     if (wl->tables) {
         bool all = false, some = false;
         if (dg_workload_tables_exist(wl, conn, &all, &some, &err)) {

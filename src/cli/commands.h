@@ -20,6 +20,10 @@ int dg_cmd_list(dg_options *o);
 /* Opens the workload named by the options (parse errors printed). 0 or exit status 1. */
 int dg_cli_open_workload(const dg_options *o, dg_workload **out);
 
+/* Connects to --db with the --conn settings; prints "cannot connect to URL: ..." (URL
+ * redacted) on failure. 0 or exit status 1. */
+int dg_cli_connect(const dg_options *o, bool bulk, dg_conn **out);
+
 /* The per-connection settings from --conn as connection options. */
 dg_connopts dg_cli_connopts(const dg_options *o, bool bulk);
 

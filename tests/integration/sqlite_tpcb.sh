@@ -2,7 +2,7 @@
 # tpcb on SQLite: load scale 1, run 2 terminals x 5 s, and check that every count dbgauge
 # reports is what the database holds: history rows = committed transactions (exact), and
 # sum(abalance) = sum(tbalance) = sum(bbalance) = sum(history.delta).
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/common.bash"
 db="sqlite:$TMP/t.db"
 "$DBGAUGE" load --db "$db" --workload tpcb --scale 1 --seed 7 -q
 [ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_accounts')" = 100000 ] || fail "accounts"

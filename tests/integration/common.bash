@@ -1,4 +1,4 @@
-# lib.sh - shared helpers of the integration tests (sourced).
+# common.bash - shared helpers of the integration tests (sourced).
 #
 # Environment from ctest: DBGAUGE (the binary), DG_CONFORMANCE, DG_SRC, DG_BUILD, DG_FIXTURES.
 # Server URLs come from scripts/check (DG_TEST_POSTGRES_URL, DG_TEST_MYSQL_URL,

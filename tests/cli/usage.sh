@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Usage errors, from a table: arguments | expected exit status | expected text on stderr.
+# None of these may touch a database: the --db given does not exist and must not be created.
+source "$(dirname "$0")/common.bash"
+export DBGAUGE_DB="sqlite:$TMP/never-created.db"
+
+while IFS='|' read -r args code text; do
+  args=$(echo "$args" | sed 's/ *$//'); code=$(echo "$code" | tr -d ' '); text=$(echo "$text" | sed 's/^ *//')
+  [ -z "$args" ] && continue
+  case "$args" in \#*) continue ;; esac
+  checks=$((checks + 1))
+  set +e
+  eval "\"\$DBGAUGE\" $args" >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  set -e
+  if [ "$got" != "$code" ]; then
+    fail "dbgauge $args: exit $got, expected $code; stderr: $(cat "$TMP/err")"
+  elif [ -n "$text" ] && ! grep -qF -- "$text" "$TMP/err"; then
+    fail "dbgauge $args: stderr lacks '$text': $(cat "$TMP/err")"
+  fi
+done <<'TABLE'
+# arguments                                  | exit | stderr contains
+                                             | 1    | usage: dbgauge COMMAND
+frobnicate                                   | 1    | unknown command 'frobnicate'
+run --no-such-option                         | 1    | unknown option '--no-such-option'
+run -x                                       | 1    | unknown option '-x'
+run --terminals                              | 1    | option '--terminals' needs a value (N)
+run --terminals 0                            | 1    | invalid value '0' for --terminals: expected an integer from 1 to 10000
+run -c abc                                   | 1    | invalid value 'abc' for -c
+run --duration 10parsecs                     | 1    | invalid duration '10parsecs' for --duration
+run --duration 0                             | 1    | --duration must be greater than 0
+run --duration 5s --transactions 10          | 1    | --duration and --transactions exclude each other
+run --report-interval 1ms                    | 1    | --report-interval must be at least 100ms
+run --rate 100 --think-time 5                | 1    | --rate and --think-time exclude each other
+run --rate -5                                | 1    | invalid value '-5' for --rate
+run --max-tries 0                            | 1    | invalid value '0' for --max-tries
+run --workload nosuch                        | 1    | unknown workload 'nosuch'
+run --workload tpcb:fast                     | 1    | unknown variant 'fast' of workload 'tpcb'
+run --mix nosuch=1                           | 1    | --mix names unknown transaction 'nosuch'
+run --mix tpcb                               | 1    | invalid --mix entry 'tpcb': expected NAME=WEIGHT
+run --mix tpcb=0                             | 1    | --mix leaves every transaction with weight 0
+run -f missing.sql                           | 1    | missing.sql
+run -f x.sql@abc                             | 1    | invalid weight in 'x.sql@abc'
+run --workload tpcb -f x.sql                 | 1    | -f goes with --workload script
+run -D x=1                                   | 1    | -D defines script variables: it needs -f scripts
+run --conn novalue                           | 1    | invalid value 'novalue' for --conn: expected NAME=VALUE
+run --json out.json --no-results             | 1    | --json and --no-results exclude each other
+load --drop=yes                              | 1    | option '--drop' takes no value
+load --terminals 2                           | 1    | option '--terminals' does not apply to 'load'
+load --size 10parsecs                        | 1    | invalid size '10parsecs' for --size
+load --size 1GB --scale 2                    | 1    | --size and --scale exclude each other
+run --db nosuchdb://x/y                      | 1    | unknown database type 'nosuchdb'
+run --db 'postgres://u:s3cret@127.0.0.1:1/x?connect_timeout=1' | 1 | u:***@
+run --db sqlite:/nonexistent-dir/x.db -T 1s  | 1    | cannot open SQLite database '/nonexistent-dir/x.db'
+check --db sqlite:/nonexistent-dir/x.db      | 1    | cannot open SQLite database
+TABLE
+
+# a password never appears in any output
+checks=$((checks + 1))
+set +e; "$DBGAUGE" run --db 'postgres://u:s3cret@127.0.0.1:1/x?connect_timeout=1' >"$TMP/out" 2>"$TMP/err"; set -e
+if grep -q s3cret "$TMP/out" "$TMP/err"; then fail "password printed"; fi
+# nothing was created by the failing commands
+checks=$((checks + 1))
+[ ! -e "$TMP/never-created.db" ] || fail "a usage error created the database"
+[ ! -e "$TMP/results" ] || fail "a usage error wrote results"
+
+# --version and help exit 0
+for a in --version "--help" "help run" "run --help" "load -h" "check --help" "list --help"; do
+  checks=$((checks + 1))
+  $DBGAUGE $a >/dev/null 2>&1 || fail "dbgauge $a exited non-zero"
+done
+finish
