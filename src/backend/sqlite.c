@@ -37,6 +37,7 @@ typedef struct sl_stmt {
     sqlite3_stmt *st;
     int pending; /* 1: execute() stepped onto a row that fetch() has not returned yet;
                     0: no more rows; -1: fetch must step */
+    bool stepped; /* stepped since the last sqlite3_reset: reset before binding again */
 } sl_stmt;
 
 typedef struct sl_bulk {
@@ -281,7 +282,9 @@ static int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     sl_stmt *s = (sl_stmt *)stmt;
     sl_conn *c = (sl_conn *)stmt->conn;
-    sqlite3_reset(s->st);
+    if (s->stepped)
+        sqlite3_reset(s->st);
+    s->stepped = true;
     if (n != s->base.nparams)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "statement takes %d parameters, %d given", s->base.nparams, n);
@@ -364,6 +367,7 @@ static void sl_reset(dg_stmt *stmt)
     sl_stmt *s = (sl_stmt *)stmt;
     sqlite3_reset(s->st);
     s->pending = 0;
+    s->stepped = false;
 }
 
 static int sl_exec(dg_conn *conn, const char *sql, dg_err *err)

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 /* ---- interval collection (collector thread) ---------------------------------------------- */
@@ -286,6 +287,10 @@ int dg_cmd_run(dg_options *o)
     run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
 
+    if (o->keying_think && !wl->ops->pause_ns) {
+        dg_log_error("workload '%s' has no keying and think times (--keying-think)", wl->name);
+        goto out;
+    }
     dg_connopts co = dg_cli_connopts(o, false);
     if (dg_cli_connect(o, false, &conn))
         goto out;
@@ -424,6 +429,7 @@ int dg_cmd_run(dg_options *o)
         st.complete, "stop_reason", st.stop_reason);
     json_object_set_new(run, "aborted_terminals", json_integer(st.aborted_terminals));
     json_object_set_new(run, "scale_unit", json_string(wl->scale_unit));
+    json_object_set_new(run, "keying_think", json_boolean(o->keying_think));
     json_t *settings = json_object();
     for (int i = 0; i < o->nconn; i++)
         json_object_set_new(settings, o->conn[i].name, json_string(o->conn[i].value));
@@ -439,6 +445,19 @@ int dg_cmd_run(dg_options *o)
     json_object_set_new(doc, "totals", phase_totals(&st, DG_PHASE_MEASURE));
     json_object_set_new(doc, "warmup", phase_totals(&st, DG_PHASE_WARMUP));
     json_object_set_new(doc, "transactions", tx_array(&st, wl, DG_PHASE_MEASURE, true));
+    if (wl->ops->metrics) { /* tpmC and the like, from the measured phase */
+        dg_metric wm[DG_MAX_METRICS];
+        int nm = wl->ops->metrics(wl, st.tx[DG_PHASE_MEASURE],
+                                  (double)st.phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S, wm,
+                                  DG_MAX_METRICS);
+        json_t *vals = json_object(), *units = json_object();
+        for (int i = 0; i < nm; i++) {
+            json_object_set_new(vals, wm[i].name, dg_json_real(wm[i].value));
+            json_object_set_new(units, wm[i].name, json_string(wm[i].unit));
+        }
+        json_object_set_new(doc, "workload_metrics", vals);
+        json_object_set_new(doc, "workload_metric_units", units);
+    }
     if (o->warmup_ns > 0)
         json_object_set_new(doc, "warmup_transactions", tx_array(&st, wl, DG_PHASE_WARMUP, false));
     json_object_set_new(doc, "intervals", json_incref(ctx.intervals));
@@ -481,6 +500,9 @@ int dg_cmd_run(dg_options *o)
         json_object_set_new(m, "reconnects", json_integer((json_int_t)st.reconnects));
         json_object_set_new(m, "downtime_s", dg_json_real((double)st.downtime_ns / DG_NS_PER_S));
         json_object_set_new(m, "block_device", json_string(ctx.block_device));
+        struct rusage ru;
+        if (getrusage(RUSAGE_SELF, &ru) == 0) /* ru_maxrss is in KiB on Linux */
+            json_object_set_new(m, "self_max_rss_bytes", json_integer((json_int_t)ru.ru_maxrss * 1024));
         json_object_set_new(doc, "monitor", m);
     }
     json_t *errs = json_array();

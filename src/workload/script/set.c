@@ -1,0 +1,334 @@
+/*
+ * set.c - the script set: adding scripts, -D definitions, the shared variable table,
+ * and the checks of dg_script_set_finish().
+ *
+ * Layout: the variable table (one namespace for all scripts of the set; slots are
+ * indices into set->vars, fixed once assigned, the built-ins first), then the public
+ * functions in the order of script.h.
+ *
+ * Parse-time code allocates with xalloc (exits on out-of-memory), as dg_script_set_new()
+ * promises.
+ */
+#include "workload/script/script.h"
+
+#include "core/xalloc.h"
+#include "workload/script/script_int.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const builtin_names[SCR_NBUILTINS] = {"scale", "client_id", "random_seed",
+                                                          "default_seed"};
+
+/* ---- variable table ------------------------------------------------------------------ */
+
+int dg_scr_var_find(const dg_script_set *set, const char *name, size_t len)
+{
+    for (int i = 0; i < set->nvars; i++) {
+        const char *n = set->vars[i].name;
+        if (strncmp(n, name, len) == 0 && n[len] == '\0')
+            return i;
+    }
+    return -1;
+}
+
+int dg_scr_var_slot(dg_script_set *set, const char *name, size_t len)
+{
+    int i = dg_scr_var_find(set, name, len);
+    if (i >= 0)
+        return i;
+    if (set->nvars == set->capvars) {
+        set->capvars = set->capvars ? set->capvars * 2 : 16;
+        set->vars = xrealloc(set->vars, (size_t)set->capvars * sizeof *set->vars);
+    }
+    scr_var *v = &set->vars[set->nvars];
+    memset(v, 0, sizeof *v);
+    v->name = xstrndup(name, len);
+    return set->nvars++;
+}
+
+void dg_scr_var_use(dg_script_set *set, int slot, int script, size_t offset)
+{
+    scr_var *v = &set->vars[slot];
+    if (!v->used) {
+        v->used = true;
+        v->use_script = script;
+        v->use_offset = offset;
+    }
+}
+
+void dg_scr_var_assign(dg_script_set *set, int slot) { set->vars[slot].assigned = true; }
+
+/* ---- the set ------------------------------------------------------------------------- */
+
+dg_script_set *dg_script_set_new(void)
+{
+    dg_script_set *set = xcalloc(1, sizeof *set);
+    for (int i = 0; i < SCR_NBUILTINS; i++) {
+        int slot = dg_scr_var_slot(set, builtin_names[i], strlen(builtin_names[i]));
+        set->vars[slot].assigned = true;
+    }
+    return set;
+}
+
+static void free_script(scr_script *sc)
+{
+    for (int i = 0; i < sc->ncmds; i++) {
+        scr_cmd *c = &sc->cmds[i];
+        free(c->sql);
+        free(c->params);
+        free(c->prefix);
+        dg_scr_expr_free(&c->expr);
+    }
+    free(sc->cmds);
+    free(sc->path);
+    free(sc->txname);
+    free(sc->text);
+}
+
+void dg_script_set_free(dg_script_set *set)
+{
+    if (!set)
+        return;
+    for (int i = 0; i < set->nscripts; i++)
+        free_script(&set->scripts[i]);
+    free(set->scripts);
+    for (int i = 0; i < set->nvars; i++) {
+        free(set->vars[i].name);
+        free(set->vars[i].def_s);
+    }
+    free(set->vars);
+    free(set);
+}
+
+/* Basename without extension, made unique among the set's scripts. */
+static char *make_txname(const dg_script_set *set, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+    if (n == 0) {
+        base = "script";
+        n = 6;
+    }
+    char *name = xstrndup(base, n);
+    for (int k = 2;; k++) {
+        bool taken = false;
+        for (int i = 0; i < set->nscripts && !taken; i++)
+            taken = strcmp(set->scripts[i].txname, name) == 0;
+        if (!taken)
+            return name;
+        free(name);
+        name = xasprintf("%.*s#%d", (int)n, base, k);
+    }
+}
+
+int dg_script_set_add(dg_script_set *set, const char *name, const char *text, size_t len,
+                      double weight, dg_err *err)
+{
+    if (set->finished)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "%s: cannot add a script to a finished script set", name);
+    if (!(weight >= 0) || isinf(weight))
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "%s: invalid weight %g", name,
+                          weight);
+
+    scr_script sc = {0};
+    sc.path = xstrdup(name);
+    sc.weight = weight;
+    sc.text = xmalloc(len + 1);
+    memcpy(sc.text, text, len);
+    sc.text[len] = '\0';
+    sc.len = len;
+    scr_src src = {.name = sc.path, .text = sc.text, .len = len, .script = set->nscripts};
+
+    /* keep the variable table as it was, to restore it if the script is rejected */
+    int old_nvars = set->nvars;
+    scr_var *saved = xmalloc((size_t)(old_nvars ? old_nvars : 1) * sizeof *saved);
+    memcpy(saved, set->vars, (size_t)old_nvars * sizeof *saved);
+
+    int rc;
+    const char *nul = memchr(text, '\0', len);
+    if (nul)
+        rc = dg_scr_syntax_error(&src, (size_t)(nul - text), err, "NUL byte in script");
+    else
+        rc = dg_scr_parse(set, &src, &sc, err);
+    if (rc) {
+        for (int i = old_nvars; i < set->nvars; i++)
+            free(set->vars[i].name);
+        set->nvars = old_nvars;
+        memcpy(set->vars, saved, (size_t)old_nvars * sizeof *saved);
+        free(saved);
+        free_script(&sc);
+        return rc;
+    }
+    free(saved);
+
+    for (int i = 0; i < sc.ncmds; i++) {
+        scr_cmd *c = &sc.cmds[i];
+        if (c->kind == CMD_SQL) {
+            c->sql_index = set->nsql++;
+            if (c->nparams > set->maxparams)
+                set->maxparams = c->nparams;
+        }
+        if (c->expr.maxstack > set->maxstack)
+            set->maxstack = c->expr.maxstack;
+    }
+    /* a transaction block writes if a statement in it does */
+    for (int i = 0; i < sc.ncmds; i++) {
+        scr_cmd *c = &sc.cmds[i];
+        if (c->kind != CMD_BEGIN)
+            continue;
+        c->tx.write = c->tx_write_explicit;
+        for (int j = i + 1; j < sc.ncmds; j++) {
+            const scr_cmd *d = &sc.cmds[j];
+            if (d->kind == CMD_BEGIN || d->kind == CMD_COMMIT || d->kind == CMD_ROLLBACK)
+                break;
+            if (d->kind == CMD_SQL && d->writes)
+                c->tx.write = true;
+        }
+        if (c->tx.read_only)
+            c->tx.write = false;
+    }
+    sc.txname = make_txname(set, name);
+    set->scripts = xrealloc(set->scripts, (size_t)(set->nscripts + 1) * sizeof *set->scripts);
+    set->scripts[set->nscripts++] = sc;
+    return 0;
+}
+
+int dg_script_set_add_file(dg_script_set *set, const char *path, double weight, dg_err *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dg_err_set(err, DG_E_IO, DG_EC_USER, errno, NULL, "cannot open \"%s\": %s", path,
+                          strerror(errno));
+    dg_strbuf sb = DG_STRBUF_INIT;
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        dg_sb_addn(&sb, buf, n);
+    int rc;
+    if (ferror(f)) {
+        rc = dg_err_set(err, DG_E_IO, DG_EC_USER, errno, NULL, "cannot read \"%s\": %s", path,
+                        strerror(errno));
+        goto done;
+    }
+    rc = dg_script_set_add(set, path, sb.buf ? sb.buf : "", sb.len, weight, err);
+done:
+    fclose(f);
+    dg_sb_free(&sb);
+    return rc;
+}
+
+int dg_script_set_define(dg_script_set *set, const char *name, const char *value, dg_err *err)
+{
+    if (set->finished)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "cannot define \"%s\" in a finished script set", name);
+    if (!dg_scr_valid_varname(name, strlen(name)))
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "invalid variable name \"%s\"",
+                          name);
+    int slot = dg_scr_var_slot(set, name, strlen(name));
+    scr_var *v = &set->vars[slot];
+    free(v->def_s);
+    v->def_s = NULL;
+    v->defined = true;
+    v->assigned = true;
+
+    /* an integer (that fits), a plain decimal number, or else a string */
+    const char *p = value;
+    if (*p == '+' || *p == '-')
+        p++;
+    bool digits = *p != '\0';
+    for (const char *q = p; *q; q++)
+        digits &= isdigit((unsigned char)*q) != 0;
+    char *end;
+    if (digits) {
+        errno = 0;
+        long long i = strtoll(value, &end, 10);
+        if (errno == 0 && *end == '\0') {
+            v->def_type = DEF_INT;
+            v->def_i = i;
+            return 0;
+        }
+        /* too big for an int: kept as text, an error where an expression uses it */
+        v->def_type = DEF_STRING;
+        v->def_s = xstrdup(value);
+        return 0;
+    }
+    bool numeric = *p != '\0' && (isdigit((unsigned char)*p) || *p == '.');
+    if (numeric) {
+        errno = 0;
+        double d = strtod(value, &end);
+        if (errno == 0 && *end == '\0' && isfinite(d)) {
+            v->def_type = DEF_DOUBLE;
+            v->def_d = d;
+            return 0;
+        }
+    }
+    v->def_type = DEF_STRING;
+    v->def_s = xstrdup(value);
+    return 0;
+}
+
+/* True if some \gset or \aset of the set can produce variable `name`. */
+static bool gset_may_set(const dg_script_set *set, const char *name)
+{
+    for (int s = 0; s < set->nscripts; s++) {
+        const scr_script *sc = &set->scripts[s];
+        for (int i = 0; i < sc->ncmds; i++) {
+            const scr_cmd *c = &sc->cmds[i];
+            if (c->kind == CMD_SQL && c->fetch != FETCH_DISCARD &&
+                strncmp(name, c->prefix, strlen(c->prefix)) == 0 &&
+                name[strlen(c->prefix)] != '\0')
+                return true;
+        }
+    }
+    return false;
+}
+
+int dg_script_set_finish(dg_script_set *set, dg_err *err)
+{
+    if (set->finished)
+        return 0;
+    if (set->nscripts == 0)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "no scripts given");
+    const scr_var *worst = NULL;
+    for (int i = SCR_NBUILTINS; i < set->nvars; i++) {
+        const scr_var *v = &set->vars[i];
+        if (!v->used || v->assigned || gset_may_set(set, v->name))
+            continue;
+        if (!worst || v->use_script < worst->use_script ||
+            (v->use_script == worst->use_script && v->use_offset < worst->use_offset))
+            worst = v;
+    }
+    if (worst) {
+        const scr_script *sc = &set->scripts[worst->use_script];
+        scr_src src = {.name = sc->path, .text = sc->text, .len = sc->len,
+                       .script = worst->use_script};
+        return dg_scr_syntax_error(&src, worst->use_offset, err,
+                                   "variable \"%s\" is used but never set (by \\set, \\gset, "
+                                   "\\aset or -D)",
+                                   worst->name);
+    }
+    set->finished = true;
+    return 0;
+}
+
+int dg_script_set_count(const dg_script_set *set) { return set->nscripts; }
+
+const char *dg_script_set_name(const dg_script_set *set, int i) { return set->scripts[i].txname; }
+
+double dg_script_set_weight(const dg_script_set *set, int i) { return set->scripts[i].weight; }
+
+void dg_script_set_hash_text(const dg_script_set *set, void (*fn)(void *arg, const char *p, size_t n),
+                             void *arg)
+{
+    for (int i = 0; i < set->nscripts; i++)
+        fn(arg, set->scripts[i].text, set->scripts[i].len);
+}
