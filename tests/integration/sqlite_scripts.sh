@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Script workloads end to end on SQLite: the examples in workloads/ run; counts match the
+# rows written; a script error is reported as FILE:LINE:COL with a caret, exit 1, before
+# any connection (the database file is not even created); runtime errors are counted.
+source "$(dirname "$0")/common.bash"
+db="sqlite:$TMP/s.db"
+"$DBGAUGE" load --db "$db" -w tpcb --scale 1 -q --seed 3
+
+for f in "$DG_SRC"/workloads/*.sql "$DG_SRC"/workloads/*/*.sql; do
+  "$DBGAUGE" run --db "$db" -f "$f" -t 20 -c 2 -q --no-results > /dev/null || fail "example $f"
+done
+
+# weights and names; history rows = write transactions
+before=$(sqlite3 "$TMP/s.db" 'select count(*) from pgbench_history')
+"$DBGAUGE" run --db "$db" -f "$DG_SRC/workloads/read-mostly/read.sql@9" \
+  -f "$DG_SRC/workloads/read-mostly/write.sql@1" -t 500 -c 2 -q --json "$TMP/r.json" --seed 5
+after=$(sqlite3 "$TMP/s.db" 'select count(*) from pgbench_history')
+writes=$(json "$TMP/r.json" "[t['count'] for t in d['transactions'] if t['name'] == 'write'][0]")
+[ $((after - before)) = "$writes" ] || fail "history grew by $((after - before)), writes reported $writes"
+json "$TMP/r.json" "0.8 < [t['count'] for t in d['transactions'] if t['name'] == 'read'][0] / 1000 < 0.97" | grep -q True || fail "weights"
+
+# a parse error: exact position and caret, exit 1, no database touched
+printf '\\set aid random(1, 10\nSELECT 1;\n' > "$TMP/bad.sql"
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$TMP/never.db" -f "$TMP/bad.sql"
+grep -q "bad.sql:1:22: error:" "$TMP/err" || { cat "$TMP/err"; fail "parse error position"; }
+grep -q '^ *\^$' "$TMP/err" || fail "no caret line"
+[ ! -e "$TMP/never.db" ] || fail "a parse error created the database"
+
+# bad SQL is found when terminals prepare: exit 1 before the run starts
+printf 'SELECT nosuchcolumn FROM pgbench_accounts;\n' > "$TMP/badsql.sql"
+expect_exit 1 "$DBGAUGE" run --db "$db" -f "$TMP/badsql.sql" -T 5s
+grep -q "nosuchcolumn" "$TMP/err" || fail "bad SQL message"
+grep -q "tps" "$TMP/out" && fail "a run started despite bad SQL"
+
+# a runtime error (\gset without a row) aborts the terminals: exit 2, counted in the file
+printf 'SELECT abalance FROM pgbench_accounts WHERE aid = -1 \\gset\n' > "$TMP/norow.sql"
+expect_exit 2 "$DBGAUGE" run --db "$db" -f "$TMP/norow.sql" -T 5s --json "$TMP/e.json"
+json "$TMP/e.json" "d['run']['complete'] == False and d['totals']['errors'] == 1 and d['errors'][0]['class'] == 'user'" | grep -q True || fail "runtime error accounting"
