@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define DEFAULT_BUSY_TIMEOUT_MS 30000
 #define BULK_COMMIT_ROWS 50000
@@ -532,16 +531,13 @@ static int sl_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
     out->cache_hits = out->cache_misses = -1; /* per connection: see conn_cache_stats */
     out->pages_written = -1;
     out->commits = out->rollbacks = -1;
+    /* Used space: pages in use (free-list pages are reusable space, e.g. after a DROP).
+     * The WAL is left out: its pages are copies of database pages waiting for a
+     * checkpoint, not growth. */
     int64_t pages = pragma_int(c, "PRAGMA page_count");
+    int64_t freel = pragma_int(c, "PRAGMA freelist_count");
     int64_t psize = pragma_int(c, "PRAGMA page_size");
-    out->db_size_bytes = pages >= 0 && psize > 0 ? pages * psize : -1;
-    if (strcmp(c->path, ":memory:") != 0 && out->db_size_bytes >= 0) {
-        char wal[4096];
-        struct stat sb;
-        snprintf(wal, sizeof wal, "%s-wal", c->path);
-        if (stat(wal, &sb) == 0)
-            out->db_size_bytes += sb.st_size;
-    }
+    out->db_size_bytes = pages >= 0 && psize > 0 ? (pages - (freel > 0 ? freel : 0)) * psize : -1;
     return 0;
 }
 

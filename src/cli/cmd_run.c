@@ -300,6 +300,15 @@ int dg_cmd_run(dg_options *o)
             dg_log_dberr("cannot inspect the database", &err);
             goto out;
         }
+        if (some && o->reload) {
+            if (!o->quiet)
+                printf("--reload: dropping the %s tables\n", wl->name);
+            if (wl->ops->drop(wl, conn, &err)) {
+                dg_log_dberr("cannot drop the existing tables", &err);
+                goto out;
+            }
+            some = all = false;
+        }
         if (!some) {
             if (o->no_load) {
                 dg_log_error("%s does not hold workload '%s' (run 'dbgauge load' first)",
@@ -513,9 +522,12 @@ int dg_cmd_run(dg_options *o)
                                               classes[st.errors[i].cls], "count",
                                               (json_int_t)st.errors[i].count));
     json_object_set_new(doc, "errors", errs);
+    if (o->result_extra)
+        json_object_update(doc, o->result_extra);
 
     status = st.complete ? 0 : 2;
-    dg_report_text_run(stdout, doc);
+    if (!o->no_summary)
+        dg_report_text_run(stdout, doc);
     if (!o->no_results) {
         char path[1024];
         if (o->json_path)
@@ -526,7 +538,8 @@ int dg_cmd_run(dg_options *o)
             dg_log_error("%s", err.msg);
             status = 2;
         } else {
-            printf("result file: %s\n", path);
+            if (!o->no_summary)
+                printf("result file: %s\n", path);
         }
     }
 out:

@@ -14,6 +14,7 @@ int dg_cmd_run(dg_options *o);
 int dg_cmd_load(dg_options *o);
 int dg_cmd_check(dg_options *o);
 int dg_cmd_list(dg_options *o);
+int dg_cmd_sweep(dg_options *o);
 
 /* Shared by run and load. */
 

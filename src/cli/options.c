@@ -31,8 +31,9 @@ typedef enum kind {
     K_SCRIPT,   /* FILE[@WEIGHT] appended to the script list */
 } kind;
 
-#define ALL (DG_CMD_RUN | DG_CMD_LOAD | DG_CMD_CHECK)
-#define RUNLOAD (DG_CMD_RUN | DG_CMD_LOAD)
+#define RUNS (DG_CMD_RUN | DG_CMD_SWEEP)
+#define ALL (RUNS | DG_CMD_LOAD | DG_CMD_CHECK)
+#define RUNLOAD (RUNS | DG_CMD_LOAD)
 
 typedef struct optdef {
     const char *lname;
@@ -67,36 +68,57 @@ static const optdef optdefs[] = {
     {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST, "print only results and errors", F(quiet), 0, 0,
      0, 0},
 
-    {"terminals", 'c', K_INT, "N", DG_CMD_RUN, "concurrent terminals (threads+connections; default 1)",
+    {"terminals", 'c', K_INT, "N", RUNS, "concurrent terminals (threads+connections; default 1)",
      F(terminals), 0, 0, 1, 10000},
-    {"duration", 'T', K_DURATION, "TIME", DG_CMD_RUN, "measured run time (default 30s)",
+    {"duration", 'T', K_DURATION, "TIME", RUNS, "measured run time (default 30s)",
      F(duration_ns), 0, F(duration_given), 0, 0},
-    {"transactions", 't', K_INT, "N", DG_CMD_RUN, "transactions per terminal instead of a duration",
+    {"transactions", 't', K_INT, "N", RUNS, "transactions per terminal instead of a duration",
      F(transactions), 0, 0, 1, INT64_MAX / 2},
-    {"warmup", 0, K_DURATION, "TIME", DG_CMD_RUN, "warmup before measuring, reported apart (default 0)",
+    {"warmup", 0, K_DURATION, "TIME", RUNS, "warmup before measuring, reported apart (default 0)",
      F(warmup_ns), 0, 0, 0, 0},
-    {"report-interval", 'P', K_DURATION, "TIME", DG_CMD_RUN,
+    {"report-interval", 'P', K_DURATION, "TIME", RUNS,
      "interval of progress lines and result intervals (default 10s)", F(interval_ns), 0, 0, 0, 0},
-    {"rate", 'R', K_DOUBLE, "TPS", DG_CMD_RUN,
+    {"rate", 'R', K_DOUBLE, "TPS", RUNS,
      "target rate, Poisson arrivals; latency counts from the scheduled start", F(rate_tps), 0, 0, 0, 0},
-    {"think-time", 0, K_MS, "TIME", DG_CMD_RUN,
+    {"think-time", 0, K_MS, "TIME", RUNS,
      "pause after each transaction (bare number = ms; 'exp:TIME' = exponential mean)", F(think_ns), 0,
      0, 0, 0},
-    {"max-tries", 0, K_INT, "N", DG_CMD_RUN,
+    {"keying-think", 0, K_FLAG, NULL, RUNS,
+     "the workload's own keying and think times (tpcc: TPC-C clause 5.2.5)", F(keying_think), 0,
+     0, 0, 0},
+    {"max-tries", 0, K_INT, "N", RUNS,
      "attempts per transaction on deadlock/serialization/busy errors (default 10)", F(max_tries), 0, 0,
      1, 1000000},
-    {"mix", 0, K_STRING, "NAME=W,...", DG_CMD_RUN, "change transaction weights", F(mix), 0, 0, 0, 0},
-    {"file", 'f', K_SCRIPT, "FILE[@W]", DG_CMD_RUN, "pgbench-style script with weight; repeatable",
+    {"mix", 0, K_STRING, "NAME=W,...", RUNS, "change transaction weights", F(mix), 0, 0, 0, 0},
+    {"file", 'f', K_SCRIPT, "FILE[@W]", RUNS, "pgbench-style script with weight; repeatable",
      F(scripts), F(nscripts), 0, 0, 0},
-    {"define", 'D', K_SETTING, "NAME=VALUE", DG_CMD_RUN, "script variable; repeatable", F(defines),
+    {"define", 'D', K_SETTING, "NAME=VALUE", RUNS, "script variable; repeatable", F(defines),
      F(ndefines), 0, 0, 0},
-    {"json", 0, K_STRING, "FILE", DG_CMD_RUN, "write the result file here (default results/...)",
+    {"json", 0, K_STRING, "FILE", RUNS, "write the result file here (default results/...)",
      F(json_path), 0, 0, 0, 0},
-    {"results-dir", 0, K_STRING, "DIR", DG_CMD_RUN, "directory for result files (default results)",
+    {"results-dir", 0, K_STRING, "DIR", RUNS, "directory for result files (default results)",
      F(results_dir), 0, 0, 0, 0},
-    {"no-results", 0, K_FLAG, NULL, DG_CMD_RUN, "do not write a result file", F(no_results), 0, 0, 0,
+    {"no-results", 0, K_FLAG, NULL, RUNS, "do not write a result file", F(no_results), 0, 0, 0,
      0},
-    {"no-load", 0, K_FLAG, NULL, DG_CMD_RUN, "fail instead of loading an empty database", F(no_load),
+    {"no-load", 0, K_FLAG, NULL, RUNS, "fail instead of loading an empty database", F(no_load),
+     0, 0, 0, 0},
+
+    {"reload", 0, K_FLAG, NULL, RUNS, "drop and reload the workload's tables before running",
+     F(reload), 0, 0, 0, 0},
+    {"vary", 0, K_SETTING, "NAME=V1,V2", DG_CMD_SWEEP,
+     "vary a run option (terminals, scale, db, rate, ...) or conn.NAME over values; repeatable",
+     F(vary), F(nvary), 0, 0, 0},
+    {"repeat", 0, K_INT, "N", DG_CMD_SWEEP, "run every point N times (default 1)", F(repeat), 0, 0,
+     1, 1000},
+    {"output-dir", 'o', K_STRING, "DIR", DG_CMD_SWEEP,
+     "directory for the result files and experiment.json (default results/sweep-TIME)",
+     F(output_dir), 0, 0, 0, 0},
+    {"resume", 0, K_FLAG, NULL, DG_CMD_SWEEP, "continue an interrupted sweep in --output-dir",
+     F(resume), 0, 0, 0, 0},
+    {"before-each", 0, K_STRING, "CMD", DG_CMD_SWEEP,
+     "shell command before each point; {NAME} is replaced by the point's value", F(before_each),
+     0, 0, 0, 0},
+    {"after-each", 0, K_STRING, "CMD", DG_CMD_SWEEP, "shell command after each point", F(after_each),
      0, 0, 0, 0},
 
     {"drop", 0, K_FLAG, NULL, DG_CMD_LOAD, "drop the workload's tables first if they exist", F(drop),
@@ -121,6 +143,8 @@ static const struct {
      "dbgauge load [OPTIONS]"},
     {"check", DG_CMD_CHECK, "run a workload's consistency checks", "dbgauge check [OPTIONS]"},
     {"list", DG_CMD_LIST, "list workloads and database backends", "dbgauge list"},
+    {"sweep", DG_CMD_SWEEP, "run a grid of points varying options, one result file per point",
+     "dbgauge sweep --vary NAME=V1,V2,... [--vary ...] [RUN OPTIONS]"},
 };
 #define NCMDS (sizeof commands / sizeof commands[0])
 
@@ -249,6 +273,7 @@ static void set_defaults(dg_options *o)
     o->max_tries = 10;
     o->jobs = 1;
     o->results_dir = "results";
+    o->repeat = 1;
 }
 
 static char *join_redacted(int argc, char **argv)
@@ -330,7 +355,15 @@ int dg_cli_validate(dg_options *o, dg_err *err)
 {
     if (o->help)
         return 0;
-    if (o->cmd == DG_CMD_RUN) {
+    if (o->cmd == DG_CMD_SWEEP) {
+        if (o->nvary == 0)
+            return dg_err_fail(err, DG_E_INVAL, "sweep needs at least one --vary NAME=V1,V2,...");
+        if (o->json_path)
+            return dg_err_fail(err, DG_E_INVAL, "--json names one file: a sweep writes one per point into --output-dir");
+        if (o->resume && !o->output_dir)
+            return dg_err_fail(err, DG_E_INVAL, "--resume needs the --output-dir of the sweep to continue");
+    }
+    if (o->cmd == DG_CMD_RUN || o->cmd == DG_CMD_SWEEP) {
         if (o->transactions > 0 && o->duration_given)
             return dg_err_fail(err, DG_E_INVAL, "--duration and --transactions exclude each other");
         if (o->transactions == 0 && o->duration_ns <= 0)
@@ -342,6 +375,9 @@ int dg_cli_validate(dg_options *o, dg_err *err)
         if (o->rate_tps > 0 && o->think_ns > 0)
             return dg_err_fail(err, DG_E_INVAL,
                                "--rate and --think-time exclude each other (a rate already paces terminals)");
+        if (o->keying_think && (o->rate_tps > 0 || o->think_ns > 0))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--keying-think excludes --rate and --think-time (it paces terminals itself)");
         if (o->nscripts > 0 && o->workload && strcmp(o->workload, "script") != 0)
             return dg_err_fail(err, DG_E_INVAL, "-f goes with --workload script (or no --workload), not '%s'",
                                o->workload);
@@ -362,12 +398,34 @@ int dg_cli_validate(dg_options *o, dg_err *err)
     return 0;
 }
 
+int dg_cli_apply(dg_options *o, dg_command cmd, const char *name, const char *value, dg_err *err)
+{
+    for (size_t k = 0; k < NOPTS; k++) {
+        const optdef *d = &optdefs[k];
+        if (strcmp(d->lname, name) != 0)
+            continue;
+        char shown[64];
+        snprintf(shown, sizeof shown, "--%s", name);
+        if (!(d->cmds & cmd))
+            return dg_err_fail(err, DG_E_INVAL, "option '%s' cannot be varied", shown);
+        if (d->k == K_FLAG) {
+            bool on = !*value || !strcmp(value, "true") || !strcmp(value, "1") || !strcmp(value, "on");
+            *(bool *)((char *)o + d->off) = on;
+            return 0;
+        }
+        return set_value(o, d, value, shown, err);
+    }
+    return dg_err_fail(err, DG_E_INVAL, "unknown option '--%s'", name);
+}
+
 void dg_cli_free(dg_options *o)
 {
     for (int i = 0; i < o->nconn; i++)
         free((char *)o->conn[i].name);
     for (int i = 0; i < o->nwlopt; i++)
         free((char *)o->wlopt[i].name);
+    for (int i = 0; i < o->nvary; i++)
+        free((char *)o->vary[i].name);
     for (int i = 0; i < o->ndefines; i++)
         free((char *)o->defines[i].name);
     for (int i = 0; i < o->nscripts; i++)

@@ -23,6 +23,7 @@ typedef enum dg_command {
     DG_CMD_LOAD = 1 << 1,
     DG_CMD_CHECK = 1 << 2,
     DG_CMD_LIST = 1 << 3,
+    DG_CMD_SWEEP = 1 << 8,
 } dg_command;
 
 #define DG_MAX_LIST 64
@@ -55,6 +56,7 @@ typedef struct dg_options {
     double rate_tps;
     int64_t think_ns;
     bool think_exp;
+    bool keying_think;         /* --keying-think: the workload's keying and think times */
     int64_t max_tries;
     const char *json_path;
     const char *results_dir;
@@ -65,6 +67,19 @@ typedef struct dg_options {
     int ndefines;
     const char *mix;
     bool no_load;              /* --no-load: fail instead of loading an empty database */
+
+    bool reload;               /* --reload: drop and load the workload before running */
+    struct json_t *result_extra; /* internal: merged into the result document (borrowed) */
+    bool no_summary;           /* internal: no end-of-run summary (sweeps print one line) */
+
+    /* sweep */
+    dg_setting vary[DG_MAX_LIST]; /* --vary NAME=V1,V2,... */
+    int nvary;
+    int64_t repeat;
+    const char *output_dir;
+    bool resume;
+    const char *before_each;   /* shell command run before each point ({NAME} placeholders) */
+    const char *after_each;
 
     /* load */
     bool drop;
@@ -83,6 +98,10 @@ int dg_cli_validate(dg_options *o, dg_err *err);
 
 /* Frees what dg_cli_parse() allocated. */
 void dg_cli_free(dg_options *o);
+
+/* Sets the option with long name `name` (one that applies to cmd) to `value`, as if
+ * "--name value" had been given; flags take "" or "true". For sweeps. 0 or DG_E_INVAL. */
+int dg_cli_apply(dg_options *o, dg_command cmd, const char *name, const char *value, dg_err *err);
 
 /* Prints the general help (cmd == DG_CMD_NONE) or a command's help. */
 void dg_cli_help(FILE *out, dg_command cmd);

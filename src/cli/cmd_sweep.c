@@ -1,0 +1,301 @@
+/*
+ * cmd_sweep.c - `dbgauge sweep`: runs every point of an experiment grid through the same
+ * code as `dbgauge run`, one result file per point, and keeps DIR/experiment.json up to
+ * date after each point so an interrupted sweep can be resumed and reports find the files.
+ *
+ * Loading: when `scale` is varied, a point whose (db, workload, scale) differs from the
+ * previous point's drops and reloads the workload (its result file then records the load:
+ * the growth study's load MB/s against size). Otherwise points run on what the database
+ * holds (an empty database is loaded once, as `run` does).
+ */
+#include "cli/commands.h"
+
+#include "core/log.h"
+#include "core/xalloc.h"
+#include "experiment/sweep.h"
+#include "results/result.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int signo)
+{
+    (void)signo;
+    interrupted = 1;
+}
+
+static int run_hook(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, const char *what)
+{
+    if (!tmpl)
+        return 0;
+    char *cmd = NULL;
+    dg_err err;
+    if (dg_sweep_expand(s, pt, tmpl, &cmd, &err)) {
+        dg_log_error("%s", err.msg);
+        return -1;
+    }
+    int st = system(cmd);
+    int rc = 0;
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        dg_log_error("%s hook of %s failed (status %d): %s", what, pt->id,
+                     WIFEXITED(st) ? WEXITSTATUS(st) : -1, cmd);
+        rc = -1;
+    }
+    free(cmd);
+    return rc;
+}
+
+/* Frees the settings dg_cli_apply() added to a point's copy of the options. */
+static void free_added(dg_options *po, const dg_options *base)
+{
+    for (int i = base->nconn; i < po->nconn; i++)
+        free((char *)po->conn[i].name);
+    for (int i = base->nwlopt; i < po->nwlopt; i++)
+        free((char *)po->wlopt[i].name);
+    for (int i = base->ndefines; i < po->ndefines; i++)
+        free((char *)po->defines[i].name);
+    free(po->command_line);
+}
+
+/* Applies the point's values to po. */
+static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *pt, dg_err *err)
+{
+    for (int p = 0; p < s->nparams; p++) {
+        const char *name = s->params[p].name;
+        const char *v = dg_sweep_value(s, pt, p);
+        int rc;
+        if (!strncmp(name, "conn.", 5)) {
+            char *kv = xasprintf("%s=%s", name + 5, v);
+            rc = dg_cli_apply(po, DG_CMD_RUN, "conn", kv, err);
+            if (rc == 0) /* dg_cli_apply keeps a pointer to the value: keep kv alive */
+                po->conn[po->nconn - 1].value = v;
+            free(kv);
+        } else if (!strncmp(name, "wl.", 3)) {
+            char *kv = xasprintf("%s=%s", name + 3, v);
+            rc = dg_cli_apply(po, DG_CMD_RUN, "wl-opt", kv, err);
+            if (rc == 0)
+                po->wlopt[po->nwlopt - 1].value = v;
+            free(kv);
+        } else {
+            rc = dg_cli_apply(po, DG_CMD_RUN, name, v, err);
+        }
+        if (rc) {
+            dg_err_prefix(err, "--vary %s", name);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char *path)
+{
+    char params[512] = "";
+    size_t n = 0;
+    for (int p = 0; p < s->nparams && n < sizeof params; p++) {
+        char *v = !strcmp(s->params[p].name, "db") ? dg_url_redact(dg_sweep_value(s, pt, p))
+                                                   : xstrdup(dg_sweep_value(s, pt, p));
+        n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%s", p ? " " : "", s->params[p].name, v);
+        free(v);
+    }
+    json_t *doc = NULL;
+    dg_err err;
+    if (dg_result_read(path, &doc, &err) != 0) {
+        printf("%s r%d %s: %s\n", pt->id, pt->repeat, params, dg_point_status_name(pt->status));
+        fflush(stdout);
+        return;
+    }
+    double tps = dg_res_num(doc, "totals.tps", NAN);
+    double p95 = NAN;
+    json_t *tx = dg_res_get(doc, "transactions");
+    /* p95 of the busiest transaction type */
+    double best = -1;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tx, i, t)
+    {
+        double c = dg_res_num(t, "count", 0);
+        if (c > best) {
+            best = c;
+            p95 = dg_res_num(t, "latency_ms.p95", NAN);
+        }
+    }
+    double cpu = dg_res_num(doc, "monitor.cpu_pct", NAN);
+    double mbps = dg_res_num(doc, "load.mb_per_s", NAN);
+    printf("%s r%d %s: %.1f tps, p95 %.3g ms, cpu %.0f%%", pt->id, pt->repeat, params, tps, p95, cpu);
+    if (isfinite(mbps))
+        printf(", loaded at %.1f MB/s", mbps);
+    if (pt->status != DG_POINT_DONE)
+        printf(" (%s)", dg_point_status_name(pt->status));
+    printf("\n");
+    fflush(stdout);
+    json_decref(doc);
+}
+
+static int find_param(const dg_sweep *s, const char *name)
+{
+    for (int p = 0; p < s->nparams; p++)
+        if (!strcmp(s->params[p].name, name))
+            return p;
+    return -1;
+}
+
+int dg_cmd_sweep(dg_options *o)
+{
+    char dir[1024];
+    if (o->output_dir) {
+        snprintf(dir, sizeof dir, "%s", o->output_dir);
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        char stamp[32];
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+        snprintf(dir, sizeof dir, "%s/sweep-%s", o->results_dir, stamp);
+    }
+    dg_sweep s;
+    dg_err err;
+    dg_err_clear(&err);
+    if (dg_sweep_plan(o->vary, o->nvary, (int)o->repeat, dir, o->command_line, &s, &err)) {
+        dg_log_error("%s", err.msg);
+        return 1;
+    }
+    int status = 1;
+    /* Check every point's options before running anything. */
+    for (int i = 0; i < s.npoints; i++) {
+        dg_options po = *o;
+        po.cmd = DG_CMD_RUN;
+        po.command_line = NULL;
+        int rc = apply_point(&po, &s, &s.points[i], &err);
+        if (rc == 0)
+            rc = dg_cli_validate(&po, &err);
+        free_added(&po, o);
+        if (rc) {
+            dg_log_error("%s: %s", s.points[i].id, err.msg);
+            goto out;
+        }
+    }
+    struct stat st;
+    if (o->resume) {
+        if (dg_sweep_resume(&s, &err)) {
+            dg_log_error("%s", err.msg);
+            goto out;
+        }
+    } else if (stat(dir, &st) == 0) {
+        char *idx = xasprintf("%s/experiment.json", dir);
+        bool exists = stat(idx, &st) == 0;
+        free(idx);
+        if (exists) {
+            dg_log_error("%s already holds a sweep: add --resume to continue it, or choose another "
+                         "--output-dir",
+                         dir);
+            goto out;
+        }
+    }
+    if (dg_sweep_write_index(&s, &err)) {
+        dg_log_error("%s", err.msg);
+        goto out;
+    }
+    int todo = 0;
+    for (int i = 0; i < s.npoints; i++)
+        todo += s.points[i].status != DG_POINT_DONE;
+    printf("sweep: %d point%s (%d to run) into %s\n", s.npoints, s.npoints == 1 ? "" : "s", todo, dir);
+    fflush(stdout);
+
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    interrupted = 0;
+
+    int scale_p = find_param(&s, "scale");
+    char last_key[1200] = "";
+    bool any_bad = false;
+    for (int i = 0; i < s.npoints && !interrupted; i++) {
+        dg_sweep_point *pt = &s.points[i];
+        if (pt->status == DG_POINT_DONE)
+            continue;
+        dg_options po = *o;
+        po.cmd = DG_CMD_RUN;
+        po.cmd_name = "run";
+        po.command_line = NULL;
+        if (apply_point(&po, &s, pt, &err) || dg_cli_validate(&po, &err)) {
+            dg_log_error("%s: %s", pt->id, err.msg); /* checked above: should not happen */
+            free_added(&po, o);
+            pt->status = DG_POINT_FAILED;
+            any_bad = true;
+            continue;
+        }
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, pt->file);
+        po.json_path = path;
+        po.no_results = false;
+        po.quiet = true;
+        po.no_summary = true;
+        po.seed_given = true; /* one seed for every point: repeatable as a whole */
+        po.command_line = xasprintf("%s   [point %s repeat %d]", o->command_line, pt->id, pt->repeat);
+        if (scale_p >= 0) {
+            char key[1200];
+            snprintf(key, sizeof key, "%s|%s|%s", po.db, po.workload ? po.workload : "",
+                     dg_sweep_value(&s, pt, scale_p));
+            po.reload = strcmp(key, last_key) != 0;
+            snprintf(last_key, sizeof last_key, "%s", key);
+        }
+        json_t *extra = json_pack("{s:o}", "sweep", dg_sweep_point_json(&s, pt));
+        po.result_extra = extra;
+        if (run_hook(&s, pt, o->before_each, "--before-each") != 0) {
+            pt->status = DG_POINT_FAILED;
+            pt->exit = 1;
+        } else {
+            int rc = dg_cmd_run(&po);
+            pt->exit = rc;
+            json_t *doc = NULL;
+            dg_err e2;
+            bool have = dg_result_read(path, &doc, &e2) == 0;
+            const char *reason = have ? dg_res_str(doc, "run.stop_reason") : NULL;
+            if (rc == 0)
+                pt->status = DG_POINT_DONE;
+            else if (have && reason && strstr(reason, "interrupted"))
+                pt->status = DG_POINT_INTERRUPTED;
+            else if (have)
+                pt->status = DG_POINT_INCOMPLETE;
+            else
+                pt->status = DG_POINT_FAILED;
+            json_decref(doc);
+            if (pt->status == DG_POINT_INTERRUPTED)
+                interrupted = 1;
+            if (run_hook(&s, pt, o->after_each, "--after-each") != 0 && pt->status == DG_POINT_DONE)
+                pt->status = DG_POINT_INCOMPLETE;
+        }
+        json_decref(extra);
+        free_added(&po, o);
+        if (pt->status != DG_POINT_DONE)
+            any_bad = true;
+        if (pt->status == DG_POINT_FAILED || pt->status == DG_POINT_INTERRUPTED)
+            last_key[0] = '\0'; /* the database state is unknown: reload next time */
+        summary_line(&s, pt, path);
+        if (dg_sweep_write_index(&s, &err))
+            dg_log_error("%s", err.msg);
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (interrupted) {
+        printf("sweep interrupted: continue with 'dbgauge sweep ... --output-dir %s --resume'\n", dir);
+        status = 2;
+    } else {
+        printf("sweep done: %s/experiment.json\n", dir);
+        status = any_bad ? 2 : 0;
+    }
+out:
+    dg_sweep_free(&s);
+    return status;
+}

@@ -1,0 +1,316 @@
+/* sweep.c - experiment grid, point naming, placeholders and the experiment index. */
+#include "experiment/sweep.h"
+
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+#include "results/result.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[] = {"pending", "done", "incomplete", "failed", "interrupted"};
+
+const char *dg_point_status_name(dg_point_status st)
+{
+    return status_names[st];
+}
+
+static int status_from_name(const char *s)
+{
+    for (int i = 0; i < 5; i++)
+        if (s && !strcmp(s, status_names[i]))
+            return i;
+    return DG_POINT_PENDING;
+}
+
+static bool valid_param_name(const char *n)
+{
+    if (!*n)
+        return false;
+    for (const char *p = n; *p; p++)
+        if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '-' || *p == '.'))
+            return false;
+    return true;
+}
+
+static dg_sweep_param *find_param(dg_sweep *s, const char *name)
+{
+    for (int i = 0; i < s->nparams; i++)
+        if (!strcmp(s->params[i].name, name))
+            return &s->params[i];
+    return NULL;
+}
+
+/* Values shown in names and indexes: URLs lose their passwords. */
+static char *shown_value(const char *name, const char *v)
+{
+    return !strcmp(name, "db") ? dg_url_redact(v) : xstrdup(v);
+}
+
+/* "p001-terminals=4-conn.cache_size=-2000-r1.json", with characters a file name should
+ * not carry replaced by '_' and each value cut to 40 characters. */
+static char *point_file(const dg_sweep *s, const dg_sweep_point *pt)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sb_add(&sb, pt->id);
+    for (int p = 0; p < s->nparams; p++) {
+        char *v = shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
+        dg_sb_printf(&sb, "-%s=", s->params[p].name);
+        size_t n = 0;
+        for (const char *c = v; *c && n < 40; c++, n++)
+            dg_sb_addc(&sb, isalnum((unsigned char)*c) || *c == '-' || *c == '.' || *c == '_' ? *c : '_');
+        free(v);
+    }
+    dg_sb_printf(&sb, "-r%d.json", pt->repeat);
+    return dg_sb_take(&sb);
+}
+
+int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir,
+                  const char *command, dg_sweep *out, dg_err *err)
+{
+    dg_sweep s;
+    memset(&s, 0, sizeof s);
+    s.repeat = repeat < 1 ? 1 : repeat;
+    s.dir = xstrdup(dir);
+    s.command = xstrdup(command ? command : "");
+    int rc = 0;
+    for (int i = 0; i < nvary && rc == 0; i++) {
+        if (!valid_param_name(vary[i].name)) {
+            rc = dg_err_fail(err, DG_E_INVAL, "invalid --vary name '%s'", vary[i].name);
+            break;
+        }
+        dg_sweep_param *p = find_param(&s, vary[i].name);
+        if (!p) {
+            s.params = xrealloc(s.params, sizeof *s.params * (size_t)(s.nparams + 1));
+            p = &s.params[s.nparams++];
+            p->name = xstrdup(vary[i].name);
+            p->nvalues = 0;
+            p->values = NULL;
+        }
+        char *copy = xstrdup(vary[i].value);
+        char *save = NULL;
+        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            for (int k = 0; k < p->nvalues; k++)
+                if (!strcmp(p->values[k], tok)) {
+                    rc = dg_err_fail(err, DG_E_INVAL, "--vary %s lists '%s' twice", p->name, tok);
+                    break;
+                }
+            if (rc)
+                break;
+            p->values = xrealloc(p->values, sizeof *p->values * (size_t)(p->nvalues + 1));
+            p->values[p->nvalues++] = xstrdup(tok);
+        }
+        free(copy);
+        if (rc == 0 && p->nvalues == 0)
+            rc = dg_err_fail(err, DG_E_INVAL, "--vary %s has no values", vary[i].name);
+    }
+    if (rc) {
+        dg_sweep_free(&s);
+        return rc;
+    }
+    int combos = 1;
+    for (int i = 0; i < s.nparams; i++) {
+        combos *= s.params[i].nvalues;
+        if (combos > 100000) {
+            dg_sweep_free(&s);
+            return dg_err_fail(err, DG_E_INVAL, "the sweep has more than 100000 points");
+        }
+    }
+    s.npoints = combos * s.repeat;
+    s.points = xcalloc((size_t)s.npoints, sizeof *s.points);
+    for (int c = 0; c < combos; c++) {
+        for (int r = 0; r < s.repeat; r++) {
+            dg_sweep_point *pt = &s.points[c * s.repeat + r];
+            snprintf(pt->id, sizeof pt->id, "p%03d", c + 1);
+            pt->vi = xcalloc((size_t)s.nparams, sizeof *pt->vi);
+            /* the first parameter varies slowest */
+            int rest = c;
+            for (int p = s.nparams - 1; p >= 0; p--) {
+                pt->vi[p] = rest % s.params[p].nvalues;
+                rest /= s.params[p].nvalues;
+            }
+            pt->repeat = r + 1;
+            pt->file = point_file(&s, pt);
+        }
+    }
+    *out = s;
+    return 0;
+}
+
+void dg_sweep_free(dg_sweep *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->nparams; i++) {
+        for (int k = 0; k < s->params[i].nvalues; k++)
+            free(s->params[i].values[k]);
+        free(s->params[i].values);
+        free(s->params[i].name);
+    }
+    free(s->params);
+    for (int i = 0; i < s->npoints; i++) {
+        free(s->points[i].vi);
+        free(s->points[i].file);
+    }
+    free(s->points);
+    free(s->dir);
+    free(s->command);
+    memset(s, 0, sizeof *s);
+}
+
+const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p)
+{
+    return s->params[p].values[pt->vi[p]];
+}
+
+int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, char **out,
+                    dg_err *err)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    const char *p = tmpl;
+    while (*p) {
+        if (*p != '{') {
+            dg_sb_addc(&sb, *p++);
+            continue;
+        }
+        const char *close = strchr(p, '}');
+        if (!close) {
+            dg_sb_free(&sb);
+            return dg_err_fail(err, DG_E_INVAL, "unterminated '{' in hook command: %s", tmpl);
+        }
+        char name[128];
+        size_t n = (size_t)(close - p - 1);
+        if (n >= sizeof name)
+            n = sizeof name - 1;
+        memcpy(name, p + 1, n);
+        name[n] = '\0';
+        bool found = false;
+        if (!strcmp(name, "point")) {
+            dg_sb_add(&sb, pt->id);
+            found = true;
+        } else if (!strcmp(name, "repeat")) {
+            dg_sb_printf(&sb, "%d", pt->repeat);
+            found = true;
+        } else if (!strcmp(name, "dir")) {
+            dg_sb_add(&sb, s->dir);
+            found = true;
+        } else {
+            for (int i = 0; i < s->nparams; i++)
+                if (!strcmp(s->params[i].name, name)) {
+                    dg_sb_add(&sb, dg_sweep_value(s, pt, i));
+                    found = true;
+                }
+        }
+        if (!found) {
+            dg_sb_free(&sb);
+            return dg_err_fail(err, DG_E_INVAL,
+                               "unknown placeholder '{%s}' in hook command (known: the --vary names, "
+                               "point, repeat, dir)",
+                               name);
+        }
+        p = close + 1;
+    }
+    *out = dg_sb_take(&sb);
+    return 0;
+}
+
+static json_t *params_json(const dg_sweep *s, const dg_sweep_point *pt)
+{
+    json_t *o = json_object();
+    for (int p = 0; p < s->nparams; p++) {
+        char *v = shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
+        json_object_set_new(o, s->params[p].name, json_string(v));
+        free(v);
+    }
+    return o;
+}
+
+json_t *dg_sweep_point_json(const dg_sweep *s, const dg_sweep_point *pt)
+{
+    return json_pack("{s:o, s:s, s:i}", "params", params_json(s, pt), "point", pt->id, "repeat",
+                     pt->repeat);
+}
+
+int dg_sweep_write_index(const dg_sweep *s, dg_err *err)
+{
+    json_t *doc = dg_result_new();
+    json_object_set_new(doc, "kind", json_string("sweep"));
+    json_object_set_new(doc, "command", json_string(s->command));
+    json_t *params = json_array();
+    for (int p = 0; p < s->nparams; p++) {
+        json_t *vals = json_array();
+        for (int k = 0; k < s->params[p].nvalues; k++) {
+            char *v = shown_value(s->params[p].name, s->params[p].values[k]);
+            json_array_append_new(vals, json_string(v));
+            free(v);
+        }
+        json_array_append_new(params, json_pack("{s:s, s:o}", "name", s->params[p].name, "values", vals));
+    }
+    json_object_set_new(doc, "parameters", params);
+    json_object_set_new(doc, "repeat", json_integer(s->repeat));
+    json_t *points = json_array();
+    for (int i = 0; i < s->npoints; i++) {
+        const dg_sweep_point *pt = &s->points[i];
+        json_array_append_new(points, json_pack("{s:s, s:o, s:i, s:s, s:s, s:i}", "id", pt->id, "params",
+                                                params_json(s, pt), "repeat", pt->repeat, "file",
+                                                pt->file, "status", dg_point_status_name(pt->status),
+                                                "exit", pt->exit));
+    }
+    json_object_set_new(doc, "points", points);
+    char *path = xasprintf("%s/experiment.json", s->dir);
+    int rc = dg_result_write(doc, path, err);
+    free(path);
+    json_decref(doc);
+    return rc;
+}
+
+int dg_sweep_resume(dg_sweep *s, dg_err *err)
+{
+    char *path = xasprintf("%s/experiment.json", s->dir);
+    json_t *doc = NULL;
+    int rc = dg_result_read(path, &doc, err);
+    free(path);
+    if (rc)
+        return rc;
+    /* same grid? compare the parameter lists as they were written */
+    json_t *params = json_object_get(doc, "parameters");
+    bool same = json_is_array(params) && (int)json_array_size(params) == s->nparams &&
+                json_integer_value(json_object_get(doc, "repeat")) == s->repeat;
+    for (int p = 0; same && p < s->nparams; p++) {
+        json_t *jp = json_array_get(params, (size_t)p);
+        json_t *vals = json_object_get(jp, "values");
+        const char *name = json_string_value(json_object_get(jp, "name"));
+        same = name && !strcmp(name, s->params[p].name) &&
+               (int)json_array_size(vals) == s->params[p].nvalues;
+        for (int k = 0; same && k < s->params[p].nvalues; k++) {
+            char *v = shown_value(s->params[p].name, s->params[p].values[k]);
+            const char *old = json_string_value(json_array_get(vals, (size_t)k));
+            same = old && !strcmp(old, v);
+            free(v);
+        }
+    }
+    if (!same) {
+        json_decref(doc);
+        return dg_err_fail(err, DG_E_INVAL,
+                           "cannot resume: %s/experiment.json was made with other --vary values or "
+                           "--repeat",
+                           s->dir);
+    }
+    json_t *points = json_object_get(doc, "points");
+    size_t i;
+    json_t *jp;
+    json_array_foreach(points, i, jp)
+    {
+        const char *file = json_string_value(json_object_get(jp, "file"));
+        for (int k = 0; k < s->npoints; k++) {
+            if (file && !strcmp(file, s->points[k].file)) {
+                s->points[k].status = status_from_name(json_string_value(json_object_get(jp, "status")));
+                s->points[k].exit = (int)json_integer_value(json_object_get(jp, "exit"));
+            }
+        }
+    }
+    json_decref(doc);
+    return 0;
+}

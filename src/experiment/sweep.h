@@ -1,0 +1,81 @@
+/*
+ * sweep.h - the plan of an experiment: a grid of points over varied parameters, each
+ * point run one or more times, one result file per run, and the experiment index
+ * (DIR/experiment.json) that lists the points with their status so an interrupted sweep
+ * can be resumed and reports can find every file.
+ *
+ * Parameters are named like run options ("terminals", "scale", "db", "rate", ...) or
+ * "conn.NAME" for a per-connection setting. Values are kept as the strings the user gave.
+ * The first --vary is the outermost loop of the grid; repeats are innermost.
+ *
+ * This module plans and records; it never runs anything (cli/cmd_sweep.c runs each point
+ * through the same code as `dbgauge run`).
+ */
+#ifndef DG_EXPERIMENT_SWEEP_H
+#define DG_EXPERIMENT_SWEEP_H
+
+#include "backend/backend.h"
+#include "core/err.h"
+
+#include <jansson.h>
+
+typedef struct dg_sweep_param {
+    char *name;
+    int nvalues;
+    char **values;
+} dg_sweep_param;
+
+typedef enum dg_point_status {
+    DG_POINT_PENDING = 0,
+    DG_POINT_DONE,        /* ran to completion (exit 0) */
+    DG_POINT_INCOMPLETE,  /* ran but incomplete or aborted (exit 2): its file exists */
+    DG_POINT_FAILED,      /* did not run (configuration error, hook failed) */
+    DG_POINT_INTERRUPTED, /* stopped by a signal: rerun on --resume */
+} dg_point_status;
+
+typedef struct dg_sweep_point {
+    char id[16];          /* "p001" */
+    int *vi;              /* value index per parameter */
+    int repeat;           /* 1-based */
+    char *file;           /* result file name inside the directory */
+    dg_point_status status;
+    int exit;
+} dg_sweep_point;
+
+typedef struct dg_sweep {
+    int nparams;
+    dg_sweep_param *params;
+    int repeat;
+    int npoints;
+    dg_sweep_point *points;
+    char *dir;
+    char *command;
+} dg_sweep;
+
+/* Builds the grid from --vary NAME=V1,V2 settings (the same NAME given twice appends
+ * values). Returns 0 or DG_E_INVAL (empty value list, duplicate value, bad name). */
+int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir,
+                  const char *command, dg_sweep *out, dg_err *err);
+void dg_sweep_free(dg_sweep *s);
+
+/* The value of parameter p at point pt (borrowed). */
+const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p);
+
+/* Expands {NAME} (parameter values), {point}, {repeat} and {dir} in tmpl; unknown
+ * placeholders are an error. Caller frees *out. */
+int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, char **out,
+                    dg_err *err);
+
+/* {"params": {...}, "point": "p001", "repeat": 1} for the point's result file. */
+json_t *dg_sweep_point_json(const dg_sweep *s, const dg_sweep_point *pt);
+
+/* Writes DIR/experiment.json atomically. */
+int dg_sweep_write_index(const dg_sweep *s, dg_err *err);
+
+/* Reads DIR/experiment.json of an earlier sweep and copies the status of every point into
+ * s. The earlier sweep must have the same parameters, values and repeat count. */
+int dg_sweep_resume(dg_sweep *s, dg_err *err);
+
+const char *dg_point_status_name(dg_point_status st);
+
+#endif

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# dbgauge sweep on SQLite: a 2x2 grid (scale x terminals) writes one result file per point
+# and an experiment index; scale changes reload the database (load figures recorded);
+# hooks get their placeholders; an interrupted sweep is resumed without rerunning
+# finished points.
+source "$(dirname "$0")/common.bash"
+db="sqlite:$TMP/w.db"
+"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 500ms \
+  -o "$TMP/s1" --seed 9 --before-each "echo {point} {scale} {terminals} >> $TMP/hooks.log" > "$TMP/out1"
+[ "$(ls "$TMP/s1"/p*.json | wc -l)" = 4 ] || fail "expected 4 result files"
+json "$TMP/s1/experiment.json" "[p['status'] for p in d['points']] == ['done'] * 4" | grep -q True || fail "statuses"
+json "$TMP/s1/experiment.json" "[p['params'] for p in d['points']] == [{'scale': s, 'terminals': t} for s in '12' for t in '12']" | grep -q True || fail "grid order"
+for f in "$TMP"/s1/p*.json; do
+  json "$f" "d['sweep']['params']['terminals'] == str(d['run']['terminals']) and d['sweep']['params']['scale'] == str(d['run']['scale'])" | grep -q True || fail "$f: sweep params do not match the run"
+done
+# the first point of each scale loaded the database, the others did not
+json "$TMP/s1/p001-scale=1-terminals=1-r1.json" "d['load']['scale'] == 1 and d['load']['mb_per_s'] > 0" | grep -q True || fail "p001 load"
+json "$TMP/s1/p003-scale=2-terminals=1-r1.json" "d['load']['scale'] == 2" | grep -q True || fail "p003 load"
+json "$TMP/s1/p002-scale=1-terminals=2-r1.json" "'load' not in d" | grep -q True || fail "p002 should not reload"
+[ "$(wc -l < "$TMP/hooks.log")" = 4 ] || fail "hook ran $(wc -l < "$TMP/hooks.log") times"
+grep -qx "p003 2 1" "$TMP/hooks.log" || fail "placeholders: $(cat "$TMP/hooks.log")"
+[ "$(grep -c ' tps' "$TMP/out1")" = 4 ] || fail "one summary line per point"
+
+# interrupt after the first point, then resume
+"$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 2s -o "$TMP/s2" > "$TMP/out2" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q '^p001' "$TMP/out2" 2>/dev/null && break; sleep 0.1; done
+sleep 0.5
+kill -INT "$pid"
+set +e; wait "$pid"; code=$?; set -e
+[ "$code" = 2 ] || { cat "$TMP/out2"; fail "interrupted sweep exited $code, expected 2"; }
+grep -q -- "--resume" "$TMP/out2" || fail "no resume hint"
+json "$TMP/s2/experiment.json" "[p['status'] for p in d['points']][0] == 'done' and 'interrupted' in [p['status'] for p in d['points']]" | grep -q True || fail "statuses after interrupt: $(cat "$TMP/s2/experiment.json")"
+first=$(stat -c %Y.%s "$TMP"/s2/p001-*.json)
+# a second sweep into the same directory without --resume is refused
+expect_exit 1 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 2s -o "$TMP/s2"
+grep -q -- "--resume" "$TMP/err" || fail "refusal should mention --resume"
+# resuming with other values is refused
+expect_exit 1 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2 -T 2s -o "$TMP/s2" --resume
+"$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 1s -o "$TMP/s2" --resume > "$TMP/out3"
+json "$TMP/s2/experiment.json" "[p['status'] for p in d['points']] == ['done'] * 3" | grep -q True || fail "not all done after resume"
+grep -q '^p001' "$TMP/out3" && fail "resume reran p001"
+[ "$(stat -c %Y.%s "$TMP"/s2/p001-*.json)" = "$first" ] || fail "p001's file was rewritten"
+json "$TMP/s2/p003-terminals=3-r1.json" "d['run']['terminals'] == 3 and d['run']['complete']" | grep -q True || fail "p003"
+
+# per-connection settings as a parameter
+"$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary conn.cache_size=-500,-8000 -T 1s -o "$TMP/s3" -q > /dev/null
+json "$TMP/s3/p002-conn.cache_size=-8000-r1.json" "d['server']['settings']['cache_size'] == '-8000' and d['run']['conn_settings']['cache_size'] == '-8000'" | grep -q True || fail "conn setting not applied"
