@@ -264,6 +264,42 @@ static void default_result_path(const dg_options *o, const dg_workload *wl, cons
     snprintf(buf, len, "%s/%s-%s-%s.json", o->results_dir, stamp, name, backend);
 }
 
+/* Signs that the driver, not the database, limited the run. An embedded database runs
+ * inside dbgauge's process, so its CPU is not the driver's: no CPU warning then. */
+static json_t *driver_warnings(const json_t *doc, const dg_conn *conn, const dg_options *o)
+{
+    json_t *w = json_array();
+    double self = dg_res_num(doc, "monitor.self_cpu_pct", NAN);
+    double per_term = self / (double)o->terminals;
+    if (!dg_has_cap(conn, DG_CAP_EMBEDDED) && isfinite(per_term) && per_term > 80) {
+        char msg[256];
+        snprintf(msg, sizeof msg,
+                 "dbgauge itself used %.0f%% of a core per terminal: the driver may have limited "
+                 "the throughput (fewer terminals per core, or a faster client machine)",
+                 per_term);
+        json_array_append_new(w, json_string(msg));
+    }
+    const json_t *iv = dg_res_get(doc, "intervals");
+    size_t n = json_array_size(iv);
+    if (o->rate_tps > 0 && n >= 3) {
+        size_t third = n / 3;
+        double first = 0, last = 0;
+        for (size_t i = 0; i < third; i++) {
+            first = fmax(first, dg_res_num(json_array_get(iv, i), "schedule_lag_ms_p99", 0));
+            last = fmax(last, dg_res_num(json_array_get(iv, n - 1 - i), "schedule_lag_ms_p99", 0));
+        }
+        if (last > 10 && last > 2 * first) {
+            char msg[256];
+            snprintf(msg, sizeof msg,
+                     "the schedule lag grew from %.1f ms to %.1f ms (p99): the terminals could not "
+                     "keep the rate of %.0f tps; latency includes the backlog",
+                     first, last, o->rate_tps);
+            json_array_append_new(w, json_string(msg));
+        }
+    }
+    return w;
+}
+
 /* ---- the command ------------------------------------------------------------------------ */
 
 static void on_signal(int signo)
@@ -522,6 +558,7 @@ int dg_cmd_run(dg_options *o)
                                               classes[st.errors[i].cls], "count",
                                               (json_int_t)st.errors[i].count));
     json_object_set_new(doc, "errors", errs);
+    json_object_set_new(doc, "warnings", driver_warnings(doc, conn, o));
     if (o->result_extra)
         json_object_update(doc, o->result_extra);
 

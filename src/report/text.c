@@ -95,6 +95,8 @@ void dg_report_text_run(FILE *out, const json_t *doc)
             fputs("  errors:\n", out);
         fprintf(out, "    %6.0f x %s\n", num(e, "count"), dg_res_str(e, "message"));
     }
+    json_array_foreach(dg_res_get(doc, "warnings"), i, e)
+        fprintf(out, "  warning: %s\n", json_string_value(e));
     const char *reason = dg_res_str(run, "stop_reason");
     if (json_is_false(dg_res_get(run, "complete")) && reason)
         fprintf(out, "  the run is incomplete: %s\n", reason);
