@@ -44,3 +44,18 @@ after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
 "$DBGAUGE" run --db "$db" -w tpcb -c 1 --rate 200000 -T 2s -P 250ms -q --json "$TMP/rate.json" > /dev/null
 json "$TMP/rate.json" "any('schedule lag grew' in w for w in d['warnings'])" | grep -q True || fail "no schedule-lag warning"
 json "$TMP/rate.json" "d['schedule_lag_ms']['p99'] > 100 and d['transactions'][0]['latency_ms']['p99'] >= d['schedule_lag_ms']['p99']" | grep -q True || fail "latency must include the schedule lag"
+
+# Ctrl-C: in-flight transactions finish, the partial result is written (complete: false),
+# exit 2, and its counts still match the database exactly
+before=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
+"$DBGAUGE" run --db "$db" -w tpcb -c 2 -T 60s -P 1s --json "$TMP/int.json" > "$TMP/int.out" 2>&1 &
+pid=$!
+for _ in $(seq 100); do grep -q ' tps ' "$TMP/int.out" 2>/dev/null && break; sleep 0.1; done
+kill -INT "$pid"
+set +e; wait "$pid"; code=$?; set -e
+[ "$code" = 2 ] || { cat "$TMP/int.out"; fail "interrupted run exited $code, expected 2"; }
+json "$TMP/int.json" "d['run']['complete'] == False and 'SIGINT' in d['run']['stop_reason']" | grep -q True || fail "partial result not marked"
+after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
+[ $((after - before)) = "$(json "$TMP/int.json" "d['totals']['transactions']")" ] || fail "interrupted run: counts differ from the database"
+ls "$TMP"/int.json.tmp.* >/dev/null 2>&1 && fail "a temporary result file was left behind"
+true
