@@ -11,6 +11,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "report/render.h"
 
 #include <stddef.h>
 #include <time.h>
@@ -34,6 +35,9 @@ typedef enum kind {
 #define RUNS (DG_CMD_RUN | DG_CMD_SWEEP)
 #define ALL (RUNS | DG_CMD_LOAD | DG_CMD_CHECK)
 #define RUNLOAD (RUNS | DG_CMD_LOAD)
+#define REPORTS (DG_CMD_REPORT | DG_CMD_COMPARE)
+/* commands that take positional FILE|DIR arguments */
+#define POSITIONAL REPORTS
 
 typedef struct optdef {
     const char *lname;
@@ -65,8 +69,8 @@ static const optdef optdefs[] = {
      0, 0},
     {"wl-opt", 0, K_SETTING, "NAME=VALUE", ALL, "workload-specific option; repeatable", F(wlopt),
      F(nwlopt), 0, 0, 0},
-    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST, "print only results and errors", F(quiet), 0, 0,
-     0, 0},
+    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS, "print only results and errors",
+     F(quiet), 0, 0, 0, 0},
 
     {"terminals", 'c', K_INT, "N", RUNS, "concurrent terminals (threads+connections; default 1)",
      F(terminals), 0, 0, 1, 10000},
@@ -127,7 +131,13 @@ static const optdef optdefs[] = {
     {"size", 0, K_SIZE, "SIZE", RUNLOAD, "pick the scale for about this database size (e.g. 5GB)",
      F(size_bytes), 0, 0, 0, 0},
 
-    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST, "show this help", F(help), 0, 0, 0, 0},
+    {"output", 'o', K_STRING, "FILE", REPORTS, "write to FILE (atomically) instead of standard output",
+     F(output), 0, 0, 0, 0},
+    {"format", 0, K_STRING, "FMT", REPORTS,
+     "html, text, markdown, csv or json (default: html when FILE ends in .html, else text)",
+     F(format), 0, 0, 0, 0},
+
+    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS, "show this help", F(help), 0, 0, 0, 0},
 };
 #define NOPTS (sizeof optdefs / sizeof optdefs[0])
 
@@ -145,6 +155,10 @@ static const struct {
     {"list", DG_CMD_LIST, "list workloads and database backends", "dbgauge list"},
     {"sweep", DG_CMD_SWEEP, "run a grid of points varying options, one result file per point",
      "dbgauge sweep --vary NAME=V1,V2,... [--vary ...] [RUN OPTIONS]"},
+    {"report", DG_CMD_REPORT, "charts and tables from result files and sweep directories",
+     "dbgauge report [OPTIONS] FILE|DIR..."},
+    {"compare", DG_CMD_COMPARE, "compare two runs or sweeps, with confidence intervals",
+     "dbgauge compare [OPTIONS] A B   (result files, or directories matched point by point)"},
 };
 #define NCMDS (sizeof commands / sizeof commands[0])
 
@@ -297,21 +311,37 @@ int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
         return dg_err_fail(err, DG_E_INVAL, "no command given (try 'dbgauge --help')");
     o->cmd_name = argv[0];
     o->cmd = dg_cli_command(argv[0]);
-    if (o->cmd == DG_CMD_NONE)
-        return dg_err_fail(err, DG_E_INVAL, "unknown command '%s' (commands: run, load, check, list)",
-                           argv[0]);
+    if (o->cmd == DG_CMD_NONE) {
+        char names[256] = "";
+        for (size_t i = 0; i < NCMDS; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     commands[i].name);
+        return dg_err_fail(err, DG_E_INVAL, "unknown command '%s' (commands: %s)", argv[0], names);
+    }
     o->command_line = join_redacted(argc, argv);
+    if (o->cmd & POSITIONAL)
+        o->args = xcalloc((size_t)argc, sizeof *o->args);
+    bool only_args = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const optdef *d = NULL;
         const char *val = NULL;
         char shown[64];
+        if ((o->cmd & POSITIONAL) && (only_args || a[0] != '-' || !a[1])) {
+            o->args[o->nargs++] = argv[i];
+            continue;
+        }
+        if ((o->cmd & POSITIONAL) && !strcmp(a, "--")) {
+            only_args = true; /* what follows are file names, even if they start with '-' */
+            continue;
+        }
         if (a[0] == '-' && a[1] == '-' && a[2]) {
             const char *name = a + 2;
             const char *eq = strchr(name, '=');
             size_t n = eq ? (size_t)(eq - name) : strlen(name);
             for (size_t k = 0; k < NOPTS; k++)
-                if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n))
+                if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n) &&
+                    (!d || (optdefs[k].cmds & o->cmd)))
                     d = &optdefs[k];
             snprintf(shown, sizeof shown, "--%.*s", (int)n, name);
             if (!d)
@@ -323,8 +353,8 @@ int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
                 return dg_err_fail(err, DG_E_INVAL, "option '%s' takes no value", shown);
         } else if (a[0] == '-' && a[1] && a[1] != '-') {
             for (size_t k = 0; k < NOPTS; k++)
-                if (optdefs[k].sname == a[1])
-                    d = &optdefs[k];
+                if (optdefs[k].sname == a[1] && (!d || (optdefs[k].cmds & o->cmd)))
+                    d = &optdefs[k]; /* -o: sweep's --output-dir, report's --output */
             snprintf(shown, sizeof shown, "-%c", a[1]);
             if (!d)
                 return dg_err_fail(err, DG_E_INVAL, "unknown option '%s' (see 'dbgauge %s --help')", shown,
@@ -355,6 +385,18 @@ int dg_cli_validate(dg_options *o, dg_err *err)
 {
     if (o->help)
         return 0;
+    if (o->cmd & REPORTS) {
+        dg_rep_format f;
+        if (o->cmd == DG_CMD_REPORT && o->nargs < 1)
+            return dg_err_fail(err, DG_E_INVAL, "report needs result files or directories (FILE|DIR...)");
+        if (o->cmd == DG_CMD_COMPARE && o->nargs != 2)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "compare needs two result files or directories (A B), got %d", o->nargs);
+        if (o->format && dg_rep_format_parse(o->format, &f) != 0)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "unknown format '%s' for --format (html, text, markdown, csv, json)",
+                               o->format);
+    }
     if (o->cmd == DG_CMD_SWEEP) {
         if (o->nvary == 0)
             return dg_err_fail(err, DG_E_INVAL, "sweep needs at least one --vary NAME=V1,V2,...");
@@ -430,6 +472,7 @@ void dg_cli_free(dg_options *o)
         free((char *)o->defines[i].name);
     for (int i = 0; i < o->nscripts; i++)
         free((char *)o->scripts[i].path);
+    free(o->args);
     free(o->command_line);
     memset(o, 0, sizeof *o);
 }
@@ -468,7 +511,11 @@ void dg_cli_help(FILE *out, dg_command cmd)
                      d->metavar ? d->metavar : "");
         fprintf(out, "  %-28s %s\n", left, d->help);
     }
-    if (cmd != DG_CMD_LIST) {
+    if (cmd & REPORTS) {
+        fputs("\nDIR: a sweep directory (experiment.json + one result file per point) or any\n"
+              "directory of result files. See docs/reports.md.\n", out);
+        fputs("exit status: 0 success, 1 usage error or unreadable input (nothing written)\n", out);
+    } else if (cmd != DG_CMD_LIST) {
         fputs("\ndurations take units (500ms, 30s, 5m, 1h); sizes too (500MB, 10GB, 1GiB).\n", out);
         fputs("exit status: 0 success, 1 usage or configuration error, 2 run aborted or incomplete\n", out);
     }

@@ -24,6 +24,8 @@ typedef enum dg_command {
     DG_CMD_CHECK = 1 << 2,
     DG_CMD_LIST = 1 << 3,
     DG_CMD_SWEEP = 1 << 8,
+    DG_CMD_REPORT = 1 << 9,
+    DG_CMD_COMPARE = 1 << 10,
 } dg_command;
 
 #define DG_MAX_LIST 64
@@ -80,6 +82,12 @@ typedef struct dg_options {
     bool resume;
     const char *before_each;   /* shell command run before each point ({NAME} placeholders) */
     const char *after_each;
+
+    /* report, compare */
+    char **args;               /* positional FILE|DIR arguments (strings borrowed from argv) */
+    int nargs;
+    const char *output;        /* -o/--output FILE */
+    const char *format;        /* --format NAME */
 
     /* load */
     bool drop;

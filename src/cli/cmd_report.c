@@ -1,0 +1,55 @@
+/*
+ * cmd_report.c - `dbgauge report FILE|DIR... [-o FILE] [--format FMT]`: read result files
+ * and sweep directories, build the report model (report/model.h) and write it as text,
+ * markdown, CSV, JSON or HTML. Every input is read before anything is written, and -o
+ * is written atomically, so a bad input leaves no output behind.
+ */
+#include "cli/commands.h"
+
+#include "core/log.h"
+#include "report/model.h"
+#include "report/render.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void dg_cli_input_error(const dg_err *err)
+{
+    if (strstr(err->msg, ": error: "))
+        fprintf(stderr, "%s\n", err->msg);
+    else
+        dg_log_error("%s", err->msg);
+}
+
+int dg_cmd_report(dg_options *o)
+{
+    dg_rep_set set = {0};
+    dg_report *rep = NULL;
+    dg_err err;
+    dg_err_clear(&err);
+    int status = 1;
+    for (int i = 0; i < o->nargs; i++)
+        if (dg_rep_set_add(&set, o->args[i], &err)) {
+            dg_cli_input_error(&err);
+            goto out;
+        }
+    if (set.nruns == 0) {
+        dg_log_error("no result files to report on (the sweep has no finished points)");
+        goto out;
+    }
+    dg_rep_set_label(&set);
+    for (int i = 0; i < set.nnotes; i++)
+        dg_log_warn("%s", set.notes[i]);
+    rep = dg_report_build(&set);
+    if (dg_report_emit(rep, o->output, o->format, &err)) {
+        dg_log_error("%s", err.msg);
+        goto out;
+    }
+    if (o->output)
+        dg_log_info("report: %s (%d result file%s)", o->output, set.nruns, set.nruns == 1 ? "" : "s");
+    status = 0;
+out:
+    dg_report_free(rep);
+    dg_rep_set_free(&set);
+    return status;
+}

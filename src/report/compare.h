@@ -1,0 +1,30 @@
+/*
+ * compare.h - `dbgauge compare A B`: B against the baseline A, metric by metric, with
+ * 95% confidence intervals and a verdict, as a report model (model.h) so that every
+ * output format of `report` works for comparisons too.
+ *
+ * Statistics (ci.h, docs/reports.md):
+ *   - several result files on both sides (repeats): the per-file values are the samples;
+ *   - otherwise the per-interval values of the measured phase, as batch means
+ *     (DG_CI_BATCHES batches of consecutive intervals, fewer intervals are used as they
+ *     are), because neighbouring intervals are correlated;
+ *   then a Welch t-interval for mean(B) - mean(A) and Fieller's interval for the ratio
+ *   mean(B) / mean(A) with the same t quantile.
+ * Verdict: when the difference interval excludes 0, B is "faster" if it is better (higher
+ * throughput or load speed, lower latency) and "slower" otherwise ("less CPU" / "more CPU"
+ * for CPU use); else "no significant difference". Without samples on both sides there is
+ * no interval and the verdict is "n/a".
+ */
+#ifndef DG_REPORT_COMPARE_H
+#define DG_REPORT_COMPARE_H
+
+#include "report/model.h"
+
+/* Comparison of the runs in b with those in a (both non-empty, labelled). name_a/name_b
+ * name the sides (the command-line arguments). Directories are matched point by point
+ * on the sweep parameters that vary within either side; without such parameters (or
+ * without any match) all runs of a side are aggregated as repeats. */
+dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char *name_a,
+                            const char *name_b);
+
+#endif

@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# dbgauge report and compare on fixture result files (tests/fixtures/results, made by its
+# make-fixtures.py): golden text/markdown/CSV outputs, HTML structure, chart geometry and
+# escaping, JSON, compare verdicts, and input errors (exit 1, nothing written).
+# After an intended change of the outputs: DG_UPDATE_GOLDEN=1 ctest -R cli/report
+source "$(dirname "$0")/common.bash"
+RES="$DG_FIXTURES/results"
+GOLD="$DG_FIXTURES/report"
+PY=python3
+# html5lib (python3-html5lib) makes the structure check strict when the system python has it
+if /usr/bin/python3 -c 'import html5lib' 2>/dev/null; then PY=/usr/bin/python3; fi
+HTMLCHECK="$DG_SRC/tests/cli/report_html.py"
+
+# run dbgauge from the fixture directory so that the paths in the outputs are stable
+dg() { (cd "$RES" && "$DBGAUGE" "$@"); }
+
+golden() { # NAME COMMAND...: output equals $GOLD/NAME
+  local name=$1; shift
+  checks=$((checks + 1))
+  if ! dg "$@" >"$TMP/$name" 2>"$TMP/$name.err"; then
+    fail "dbgauge $*: exit $?: $(cat "$TMP/$name.err")"
+    return
+  fi
+  if [ "${DG_UPDATE_GOLDEN:-0}" = 1 ]; then mkdir -p "$GOLD"; cp "$TMP/$name" "$GOLD/$name"; return; fi
+  diff -u "$GOLD/$name" "$TMP/$name" >&2 || fail "dbgauge $* differs from $GOLD/$name"
+}
+
+html_check() { # FILE CHECK...
+  checks=$((checks + 1))
+  "$PY" "$HTMLCHECK" "$@" >&2 || fail "HTML checks of $1"
+}
+
+# ---- golden outputs -------------------------------------------------------------------
+golden small.txt report small.json
+golden small.md report --format markdown small.json
+golden small.csv report --format csv small.json
+golden sweep.txt report sweep
+golden sweep.md report --format md sweep
+golden lists.txt report small.json compare/a1.json
+golden compare.txt compare compare/a1.json compare/b1.json
+
+# ---- HTML: structure, charts, geometry -------------------------------------------------
+dg report small.json -o "$TMP/small.html" 2>/dev/null
+html_check "$TMP/small.html" structure svgs=7 \
+  "title=Throughput over time" "title=Latency percentiles over time" "title=CPU use over time" \
+  "title=Disk I/O operations per second over time" "title=Cache hit ratio over time" \
+  "title=Latency percentiles per transaction type" "title=Load time per step (tables, then indexes)" \
+  "series=run1-tps:throughput:1,100;2,110;3,90;4,100;5,100" \
+  "series=run1-latency:p95:1,2;2,2.2;3,2.4;4,2.6;5,2.8" \
+  "series=run1-cpu:host CPU (all cores):1,40;2,42;3,44;4,46;5,48" \
+  "present=<figure>" "absent=NaN" "absent=nan"
+
+dg report sweep -o "$TMP/sweep.html" 2>/dev/null
+# medians over two repeats (tps = 100 * terminals^0.8, 30% less at scale 10, repeat 2 is 2%
+# faster): terminals=1 at 16 MB: 100 and 102; at 160 MB: 70 and 71.4; p012 (4 at 160 MB) is missing
+# charts: 7 of the sweep, the overlay of all runs, 7 in each of the 11 runs
+html_check "$TMP/sweep.html" structure svgs=85 \
+  "title=Business operations per second vs database size" "title=Load speed vs database size" \
+  "title=Throughput vs terminals" "title=Host CPU use vs terminals" \
+  "title=95th percentile latency vs terminals" "title=Throughput over time, all runs" \
+  "series=sweep-1:terminals=1:16,101;160,70.7" \
+  "series=sweep-1:terminals=4:16,306.15;160,212.2" \
+  "series=sweep-5:scale=1:1,101;2,175.85;4,306.15" \
+  "series=sweep-2:load speed:16,40;160,32" \
+  "present=has no result file (status: failed)"
+
+# every string from a result file is escaped
+dg report hostile.json -o "$TMP/hostile.html" 2>/dev/null
+html_check "$TMP/hostile.html" structure \
+  "absent=<script>alert" "absent=<img src" "absent=<b>order" "absent=\"><script>" \
+  "present=&lt;script&gt;alert(&quot;wl&quot;)&lt;/script&gt;" \
+  "present=&lt;img src=x onerror=&quot;alert(1)&quot;&gt; it&#39;s &quot;bad&quot; &amp; &lt;script&gt;"
+checks=$((checks + 1))
+dg report --format markdown hostile.json >"$TMP/hostile.md"
+if grep -q '<script>\|<img\|<b>' "$TMP/hostile.md"; then fail "markdown output has raw HTML from a result file"; fi
+
+# the format follows -o's extension unless given; --format html to stdout
+checks=$((checks + 1))
+dg report --format html small.json >"$TMP/stdout.html"
+cmp -s "$TMP/stdout.html" "$TMP/small.html" || fail "--format html on stdout differs from -o x.html"
+checks=$((checks + 1))
+dg report small.json -o "$TMP/small.txt" 2>/dev/null
+cmp -s "$TMP/small.txt" "$GOLD/small.txt" || fail "-o x.txt is not the text format"
+checks=$((checks + 1))
+ls "$TMP" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
+
+# JSON: the model, parseable, with the sweep chart's points
+checks=$((checks + 1))
+dg report --format json sweep >"$TMP/sweep.json" 2>/dev/null
+"$PY" - "$TMP/sweep.json" <<'PY' || fail "report --format json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+charts = [i for s in d["sections"] for i in s["items"] if i["type"] == "chart"]
+c = [c for c in charts if c["title"] == "Throughput vs terminals"][0]
+s = [s for s in c["series"] if s["name"] == "scale=1"][0]
+assert [(p["x"], p["y"]) for p in s["points"]] == [(1, 101.0), (2, 175.85), (4, 306.15)], s
+assert s["points"][0]["lo"] == 100.0 and s["points"][0]["hi"] == 102.0
+assert d["notes"] and "p012" in d["notes"][0]
+PY
+
+# experiment.json stands for its directory
+checks=$((checks + 1))
+dg report sweep/experiment.json >"$TMP/sweep-index.txt" 2>/dev/null
+cmp -s "$TMP/sweep-index.txt" "$TMP/sweep.txt" || fail "report DIR/experiment.json differs from report DIR"
+
+# ---- compare ----------------------------------------------------------------------------
+cmp_line() { # A B METRIC: the metric's row of the text comparison
+  dg compare "$1" "$2" | grep -E "^  $3 " | head -1
+}
+checks=$((checks + 1))
+row=$(cmp_line compare/a1.json compare/b1.json throughput)
+case "$row" in *faster*"batch means: 10 x 6 vs 10 x 6 intervals"*) ;; *) fail "a1 vs b1: $row" ;; esac
+lo=$(echo "$row" | awk '{print $6}')
+awk -v lo="$lo" 'BEGIN { exit !(lo > 1.15) }' || fail "a1 vs b1: CI low $lo should exclude 1"
+checks=$((checks + 1))
+row=$(cmp_line compare/b1.json compare/a1.json throughput)
+case "$row" in *slower*) ;; *) fail "b1 vs a1: $row" ;; esac
+checks=$((checks + 1))
+row=$(cmp_line compare/a1.json compare/a2.json throughput)
+case "$row" in *"no significant difference"*) ;; *) fail "a1 vs a2: $row" ;; esac
+checks=$((checks + 1))
+row=$(cmp_line compare/a1.json compare/b1.json "p95 latency")
+case "$row" in *faster*) ;; *) fail "a1 vs b1 p95: $row" ;; esac
+checks=$((checks + 1))
+row=$(cmp_line compare/a-reps compare/b-reps throughput)
+case "$row" in *"no significant difference"*"repeats: 3 vs 3 runs"*) ;; *) fail "a-reps vs b-reps: $row" ;; esac
+checks=$((checks + 1))
+dg compare sweep sweep >"$TMP/cmp-sweep.txt" 2>&1 || fail "compare sweep sweep: exit $?"
+[ "$(grep -c '^Comparison: scale=' "$TMP/cmp-sweep.txt")" = 6 ] || fail "compare of two sweeps should match 6 points"
+checks=$((checks + 1))
+dg compare compare/a1.json compare/b1.json -o "$TMP/cmp.html" || fail "compare -o cmp.html"
+html_check "$TMP/cmp.html" structure svgs=2 "title=B relative to A, with 95% confidence intervals" \
+  "title=Throughput over time: A and B"
+
+# ---- errors: exit 1, a clear message, nothing written -----------------------------------
+printf '{"dbgauge": {"version": "0.1.0", "format": 1},\n "run": {"workload": "tpcb",,}}\n' >"$TMP/bad.json"
+echo '{"hello": 1}' >"$TMP/other.json"
+mkdir -p "$TMP/empty"
+while IFS='|' read -r args code text; do
+  args=$(echo "$args" | sed 's/ *$//'); code=$(echo "$code" | tr -d ' '); text=$(echo "$text" | sed 's/^ *//')
+  [ -z "$args" ] && continue
+  checks=$((checks + 1))
+  rm -f "$TMP/out.html"
+  set +e
+  (cd "$TMP" && eval "\"\$DBGAUGE\" $args") >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  set -e
+  if [ "$got" != "$code" ]; then
+    fail "dbgauge $args: exit $got, expected $code; stderr: $(cat "$TMP/err")"
+  elif [ -n "$text" ] && ! grep -qF -- "$text" "$TMP/err"; then
+    fail "dbgauge $args: stderr lacks '$text': $(cat "$TMP/err")"
+  elif [ -e "$TMP/out.html" ]; then
+    fail "dbgauge $args: wrote out.html despite the error"
+  fi
+done <<'TABLE'
+report -o out.html bad.json                        | 1 | bad.json:2:29: error:
+report -o out.html $RES/small.json bad.json        | 1 | bad.json:2:29: error:
+report -o out.html missing.json                    | 1 | cannot read 'missing.json'
+report -o out.html other.json                      | 1 | not a dbgauge result file
+report -o out.html empty                           | 1 | holds no result files
+report                                             | 1 | report needs result files or directories
+report --format pdf $RES/small.json                | 1 | unknown format 'pdf' for --format
+report --terminals 4 $RES/small.json               | 1 | option '--terminals' does not apply to 'report'
+report -o /nonexistent-dir/out.html $RES/small.json | 1 | cannot write '/nonexistent-dir/out.html'
+compare $RES/small.json                            | 1 | compare needs two result files or directories (A B), got 1
+compare -o out.html $RES/small.json bad.json       | 1 | bad.json:2:29: error:
+compare $RES/small.json $RES/small.json            | 0 |
+TABLE
+checks=$((checks + 1))
+ls "$TMP" | grep -q '\.tmp\.' && fail "a temporary file was left behind after errors"
+
+finish

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# dbgauge report and compare on real result files: a 2x2 sweep (scale x terminals) and two
+# plain runs on SQLite. The report reads what run and sweep really write: every chart is
+# there, the HTML is well formed, the sweep table has a row per point with its load, and
+# compare matches two sweeps point by point.
+source "$(dirname "$0")/common.bash"
+PY=python3
+if /usr/bin/python3 -c 'import html5lib' 2>/dev/null; then PY=/usr/bin/python3; fi
+db="sqlite:$TMP/r.db"
+"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 250ms \
+  -o "$TMP/s1" --seed 3 -q >/dev/null
+"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 250ms \
+  -o "$TMP/s2" --seed 4 -q >/dev/null
+"$DBGAUGE" run --db "$db" -w tpcb -T 1s -P 250ms --json "$TMP/a.json" -q >/dev/null
+"$DBGAUGE" run --db "$db" -w tpcb:select-only -T 1s -P 250ms --json "$TMP/b.json" -q >/dev/null
+
+"$DBGAUGE" report "$TMP/s1" -o "$TMP/s1.html" 2>"$TMP/err" || fail "report s1: $(cat "$TMP/err")"
+"$PY" "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" structure \
+  "title=Business operations per second vs database size" "title=Load speed vs database size" \
+  "title=Throughput vs terminals" "title=Host CPU use vs terminals" >&2 || fail "s1.html"
+
+"$DBGAUGE" report --format json "$TMP/s1" >"$TMP/s1.json" || fail "report --format json"
+"$PY" - "$TMP/s1.json" <<'PY' || fail "sweep model"
+import json, sys
+d = json.load(open(sys.argv[1]))
+items = [i for s in d["sections"] for i in s["items"]]
+t = [i for i in items if i["type"] == "table" and i["id"] == "sweep-points"][0]
+cols = [c["name"] for c in t["columns"]]
+assert len(t["rows"]) == 4, t["rows"]
+rows = [dict(zip(cols, r)) for r in t["rows"]]
+assert [r["scale"] + "/" + r["terminals"] for r in rows] == ["1/1", "1/2", "2/1", "2/2"], rows
+# each scale was loaded once (by its first point), with a positive speed
+assert rows[0]["load speed"] > 0 and rows[2]["load speed"] > 0, rows
+assert rows[1]["load speed"] is None and rows[3]["load speed"] is None, rows
+assert all(r["throughput"] > 0 and r["database size"] > 0 for r in rows), rows
+# the size axis grows with the scale
+c = [i for i in items if i["type"] == "chart" and i["id"] == "sweep-1"][0]
+xs = [p["x"] for p in c["series"][0]["points"]]
+assert len(xs) == 2 and xs[0] < xs[1], xs
+PY
+
+"$DBGAUGE" report "$TMP/a.json" "$TMP/b.json" >"$TMP/ab.txt" || fail "report a b"
+grep -q '^Runs side by side' "$TMP/ab.txt" || fail "no comparison table for a list of runs"
+"$DBGAUGE" compare "$TMP/a.json" "$TMP/b.json" >"$TMP/cmp.txt" || fail "compare a b"
+grep -Eq '^  throughput +tx/s .*(faster|slower|no significant difference)' "$TMP/cmp.txt" \
+  || fail "compare a b: $(cat "$TMP/cmp.txt")"
+"$DBGAUGE" compare "$TMP/s1" "$TMP/s2" >"$TMP/cmp2.txt" || fail "compare s1 s2"
+[ "$(grep -c '^Comparison: scale=' "$TMP/cmp2.txt")" = 4 ] || fail "compare s1 s2: $(cat "$TMP/cmp2.txt")"
