@@ -33,6 +33,7 @@ int dg_cli_open_workload(const dg_options *o, dg_workload **out)
         .mix = o->mix,
         .options = o->wlopt,
         .noptions = o->nwlopt,
+        .keying_think = o->keying_think,
     };
     dg_err err;
     dg_err_clear(&err);

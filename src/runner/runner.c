@@ -270,6 +270,7 @@ static void *terminal_main(void *arg)
         goto out;
 
     const double rate_per_term = cfg->rate_tps > 0 ? cfg->rate_tps / cfg->terminals : 0;
+    int64_t (*const pause)(void *, int, int) = r->wl->ops->pause_ns; /* workload pacing */
     int64_t sched = r->t0_ns;
     int64_t now = r->t0_ns;
     int64_t measured_done = 0;
@@ -285,6 +286,15 @@ static void *terminal_main(void *arg)
             break;
 
         int type = choose_type(r, &t->rng);
+        if (pause && rate_per_term <= 0) { /* keying time: before the clock starts */
+            int64_t key = pause(t->wl_state, type, DG_PAUSE_KEYING);
+            if (key > 0) {
+                sleep_until_or_stop(now + key < r->end_ns ? now + key : r->end_ns);
+                now = dg_now_ns();
+                if (stop_requested() || now >= r->end_ns)
+                    break;
+            }
+        }
         int64_t intended;
         if (rate_per_term > 0) {
             /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
@@ -377,6 +387,13 @@ static void *terminal_main(void *arg)
             }
         }
 
+        if (pause && rate_per_term <= 0 && t->wl_state) {
+            int64_t think = pause(t->wl_state, type, DG_PAUSE_THINK);
+            if (think > 0) {
+                sleep_until_or_stop(now + think < r->end_ns ? now + think : r->end_ns);
+                now = dg_now_ns();
+            }
+        }
         if (cfg->think_ns > 0) {
             int64_t think = cfg->think_ns;
             if (cfg->think_exponential) {

@@ -1,7 +1,8 @@
 /*
  * runner.h - runs a workload: N terminals (one thread and one connection each) executing
  * a weighted random mix of transactions for a duration or a number of transactions,
- * with optional warmup, think time, target rate, retries and reconnects.
+ * with optional warmup, think time (or the workload's own keying and think times,
+ * ops->pause_ns, taken outside the measured latency), target rate, retries and reconnects.
  *
  * Measurement: each terminal records into its own double-buffered statistics (stats/
  * phaser.h); the calling thread is the collector: at every report-interval boundary it

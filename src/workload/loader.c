@@ -148,10 +148,15 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
         }
         started++;
     }
+    /* short naps so a step ends when its jobs do; progress ~10 times a second */
+    int64_t next_progress = 0;
     while (atomic_load(&c.running) > 0) {
-        if (ld->on_progress)
+        int64_t now = dg_now_ns();
+        if (ld->on_progress && now >= next_progress) {
             ld->on_progress(ld->arg, atomic_load(&ld->rows_done), ld->rows_total, what);
-        dg_sleep_ns(100 * DG_NS_PER_MS);
+            next_progress = now + 100 * DG_NS_PER_MS;
+        }
+        dg_sleep_ns(2 * DG_NS_PER_MS);
     }
     for (int i = 0; i < started; i++) {
         pthread_join(jobs[i].thread, NULL);

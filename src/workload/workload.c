@@ -13,10 +13,12 @@
 #include <string.h>
 
 extern const dg_workload_def dg_workload_tpcb;
+extern const dg_workload_def dg_workload_tpcc;
 extern const dg_workload_def dg_workload_script;
 
 static const dg_workload_def *const defs[] = {
     &dg_workload_tpcb,
+    &dg_workload_tpcc,
     &dg_workload_script,
     NULL,
 };

@@ -48,6 +48,8 @@ typedef struct dg_wl_config {
     const char *mix;           /* --mix name=weight,... (NULL = default weights) */
     const dg_setting *options; /* workload-specific --wl-opt NAME=VALUE options */
     int noptions;
+    bool keying_think;         /* --keying-think: pace terminals with the workload's own
+                                  keying and think times (ops->pause_ns) */
 } dg_wl_config;
 
 /* One transaction type. */
@@ -70,6 +72,23 @@ enum {
     DG_TX_COMMITTED = 0,
     DG_TX_ROLLED_BACK = 1, /* an expected, business rollback (TPC-C New-Order 1%) */
 };
+
+/* When the runner asks a workload for a pause (ops->pause_ns). */
+enum {
+    DG_PAUSE_KEYING = 0, /* before the transaction (TPC-C keying time) */
+    DG_PAUSE_THINK = 1,  /* after it (TPC-C think time) */
+};
+
+/* One workload-specific figure of a run, for the result file's "workload_metrics". */
+typedef struct dg_metric {
+    const char *name; /* JSON key, e.g. "tpmC" (static string) */
+    double value;     /* NaN = not measured */
+    const char *unit; /* "tx/min", "%", ... (static string) */
+} dg_metric;
+
+#define DG_MAX_METRICS 16
+
+struct dg_txstats; /* stats/txstats.h */
 
 /* Result of one consistency check. */
 typedef struct dg_check_result {
@@ -98,6 +117,16 @@ typedef struct dg_workload_ops {
      * when some failed, other codes on errors. NULL = no checks. */
     int (*check)(dg_workload *wl, dg_conn *conn,
                  void (*report)(void *arg, const dg_check_result *r), void *arg, dg_err *err);
+    /* Optional pacing (TPC-C keying and think times): the pause in ns a terminal takes
+     * before (DG_PAUSE_KEYING) or after (DG_PAUSE_THINK) a transaction of `type`; 0 = none.
+     * Called on the terminal's thread, outside the measured latency, never in --rate mode;
+     * it may draw from the terminal's generator. NULL = never pauses. */
+    int64_t (*pause_ns)(void *state, int type, int when);
+    /* Optional workload figures (tpmC ...): per_type is the measured phase's statistics
+     * (wl->ntx entries), measured_s its length. Called after the run, when every terminal
+     * is closed. Writes at most max entries to out; returns how many. NULL = none. */
+    int (*metrics)(dg_workload *wl, const struct dg_txstats *per_type, double measured_s,
+                   dg_metric *out, int max);
     /* Row counts to compare after a run (name, SQL returning one integer); may be NULL. */
     void (*free)(dg_workload *wl);
 } dg_workload_ops;
