@@ -32,7 +32,7 @@ int dg_workload_open(const dg_wl_config *cfg, dg_workload **out, dg_err *err)
 {
     const char *name = cfg->name;
     if (!name || !*name)
-        name = cfg->nscripts > 0 ? "script" : "tpcb";
+        name = cfg->nscripts > 0 ? "script" : "tpcc";
     if (cfg->nscripts > 0 && strcmp(name, "script") != 0)
         return dg_err_fail(err, DG_E_INVAL,
                            "-f script files go with the 'script' workload, not '%s' (drop --workload "

@@ -37,8 +37,9 @@ run --max-tries 0                            | 1    | invalid value '0' for --ma
 run --workload nosuch                        | 1    | unknown workload 'nosuch'
 run --workload tpcb:fast                     | 1    | unknown variant 'fast' of workload 'tpcb'
 run --mix nosuch=1                           | 1    | --mix names unknown transaction 'nosuch'
-run --mix tpcb                               | 1    | invalid --mix entry 'tpcb': expected NAME=WEIGHT
-run --mix tpcb=0                             | 1    | --mix leaves every transaction with weight 0
+run -w tpcb --mix tpcb                       | 1    | invalid --mix entry 'tpcb': expected NAME=WEIGHT
+run -w tpcb --mix tpcb=0                     | 1    | --mix leaves every transaction with weight 0
+run --mix new_order=0,payment=0,order_status=0,delivery=0,stock_level=0 | 1 | --mix leaves every transaction with weight 0
 run -f missing.sql                           | 1    | missing.sql
 run -f x.sql@abc                             | 1    | invalid weight in 'x.sql@abc'
 run --workload tpcb -f x.sql                 | 1    | -f goes with --workload script
