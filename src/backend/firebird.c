@@ -1,0 +1,1391 @@
+/*
+ * firebird.c - the Firebird backend (libfbclient, the legacy ISC C API of ibase.h).
+ *
+ * Why the ISC API: it is plain C and stable since InterBase; Firebird 3's OO API is C++
+ * only (firebird/Interface.h), and its one feature we would miss, the batch interface,
+ * arrives in Firebird 4 anyway.
+ *
+ * URLs: firebird://user:pass@host:port//abs/path.fdb (connect string "host/port:/abs/
+ * path.fdb"), firebird://host/alias, and firebird:PATH, where PATH goes to Firebird as
+ * written: a bare file path opens the database in-process (embedded engine), while
+ * "localhost:/path" still goes through a server. User and password come from the URL,
+ * then ?user= / ?password=, then ISC_USER / ISC_PASSWORD. Parameters (URL or --conn):
+ * buffers, set_buffers, charset, role, lock_timeout, isolation, connect_timeout,
+ * read_tx, bulk, no_gc; see apply_option() and docs/backend-firebird.md.
+ *
+ * Transactions: every Firebird statement runs in a transaction, so without dg_begin
+ *   - a SELECT runs in one long-lived READ COMMITTED READ ONLY transaction per
+ *     connection ("shared read transaction"): Firebird starts such transactions
+ *     pre-committed, so keeping it open holds back neither garbage collection nor the
+ *     oldest-snapshot marker, and each statement sees what is committed when it reads
+ *     (?read_tx=statement gives every SELECT its own transaction instead);
+ *   - anything else runs in an implicit read-write transaction (default isolation)
+ *     committed right after it, or, for a cursor that needs one (SELECT ... WITH LOCK),
+ *     when the cursor is exhausted, reset or re-executed.
+ * An explicit transaction uses the isolation asked for (DEFAULT = ?isolation, itself
+ * READ COMMITTED RECORD_VERSION by default), always WAIT (without a time limit unless
+ * ?lock_timeout=N; see DEFAULT_LOCK_TIMEOUT_S).
+ *
+ * Values: parameters are bound in place (XSQLVAR.sqldata points into the caller's
+ * dg_value): INT as SQL_INT64, DOUBLE as SQL_DOUBLE, NUMERIC as SQL_INT64 with a negative
+ * scale, TEXT as SQL_TEXT (the server converts to the column type) or as a new blob when
+ * the parameter is a blob. Output columns are coerced at prepare time: integers and
+ * scaled integers to SQL_INT64, floats to SQL_DOUBLE, CHAR/VARCHAR to SQL_VARYING;
+ * date/time values are formatted as text on demand, blobs read at fetch time into a
+ * grow-only buffer per column. Column names without lower-case letters (unquoted
+ * identifiers, stored upper-case) are returned in lower case.
+ *
+ * Layout: options and connection strings, errors, transactions, statements (prepare,
+ * bind, execute, fetch, columns), exec, the connection, the descriptor. The bulk path is
+ * in firebird_load.c, statistics and server facts in firebird_info.c; firebird_int.h
+ * holds what the three share.
+ */
+#ifdef DG_HAVE_FIREBIRD
+
+#include "backend/firebird_int.h"
+
+#include "core/log.h"
+#include "core/xalloc.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* Wait for row locks without a time limit (Firebird's own default). Firebird 3's lock
+ * manager leaves waits that have a timeout out of its deadlock search: with ?lock_timeout=N
+ * both transactions of a deadlock wait N seconds and both fail, while without one the
+ * lock manager picks a single victim (after DeadlockTimeout, 10 s by default). */
+#define DEFAULT_LOCK_TIMEOUT_S (-1)
+#define DEFAULT_CONNECT_TIMEOUT_S 10
+#define MAX_TEXT_PARAM 32767      /* XSQLVAR.sqllen is a short */
+
+/* ---- options and connection strings --------------------------------------------------- */
+
+static int parse_int(const char *name, const char *value, long lo, long hi, int *out, dg_err *err)
+{
+    char *e;
+    errno = 0;
+    long v = strtol(value, &e, 10);
+    if (!*value || *e || errno || v < lo || v > hi)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "invalid value '%s' for Firebird setting '%s' (expected %ld..%ld)", value,
+                          name, lo, hi);
+    *out = (int)v;
+    return 0;
+}
+
+static int copy_opt(char *dst, size_t cap, const char *name, const char *value, dg_err *err)
+{
+    if (strlen(value) >= cap || strlen(value) > 250)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "Firebird setting '%s' is too long",
+                          name);
+    memcpy(dst, value, strlen(value) + 1);
+    return 0;
+}
+
+/* One URL parameter or --conn setting. */
+static int apply_option(fb_opts *o, const char *name, const char *value, dg_err *err)
+{
+    if (!strcmp(name, "buffers"))
+        return parse_int(name, value, 50, 2147483647, &o->buffers, err);
+    if (!strcmp(name, "set_buffers"))
+        return parse_int(name, value, 0, 2147483647, &o->set_buffers, err);
+    if (!strcmp(name, "lock_timeout"))
+        return parse_int(name, value, -1, 32767, &o->lock_timeout_s, err);
+    if (!strcmp(name, "connect_timeout"))
+        return parse_int(name, value, 0, 3600, &o->connect_timeout_s, err);
+    if (!strcmp(name, "no_gc"))
+        return parse_int(name, value, 0, 1, &o->no_gc, err);
+    if (!strcmp(name, "charset") || !strcmp(name, "lc_ctype"))
+        return copy_opt(o->charset, sizeof o->charset, name, value, err);
+    if (!strcmp(name, "role"))
+        return copy_opt(o->role, sizeof o->role, name, value, err);
+    if (!strcmp(name, "user"))
+        return copy_opt(o->user, sizeof o->user, name, value, err);
+    if (!strcmp(name, "password"))
+        return copy_opt(o->password, sizeof o->password, name, value, err);
+    if (!strcmp(name, "isolation")) {
+        if (!strcmp(value, "read_committed") || !strcmp(value, "rc"))
+            o->isolation = FBI_READ_COMMITTED;
+        else if (!strcmp(value, "snapshot") || !strcmp(value, "concurrency") ||
+                 !strcmp(value, "repeatable_read"))
+            o->isolation = FBI_SNAPSHOT;
+        else if (!strcmp(value, "serializable") || !strcmp(value, "consistency"))
+            o->isolation = FBI_CONSISTENCY;
+        else
+            return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                              "invalid Firebird isolation '%s' (read_committed, snapshot, "
+                              "serializable)", value);
+        return 0;
+    }
+    if (!strcmp(name, "read_tx")) {
+        if (!strcmp(value, "shared"))
+            o->read_shared = true;
+        else if (!strcmp(value, "statement"))
+            o->read_shared = false;
+        else
+            return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                              "invalid Firebird read_tx '%s' (shared, statement)", value);
+        return 0;
+    }
+    if (!strcmp(name, "bulk")) {
+        if (!strcmp(value, "block"))
+            o->bulk = BULK_BLOCK;
+        else if (!strcmp(value, "insert"))
+            o->bulk = BULK_INSERT;
+        else
+            return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                              "invalid Firebird bulk mode '%s' (block, insert)", value);
+        return 0;
+    }
+    return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                      "unknown Firebird setting '%s' (known: buffers, set_buffers, charset, role, "
+                      "lock_timeout, isolation, connect_timeout, read_tx, bulk, no_gc, user, password)",
+                      name);
+}
+
+/* A parameter block (DPB): items with a one-byte length, checked against the buffer. */
+typedef struct pblock {
+    char buf[1024];
+    size_t n;
+    bool overflow;
+} pblock;
+
+static void pb_bytes(pblock *b, char item, const void *p, size_t len)
+{
+    if (len > 255 || b->n + 2 + len > sizeof b->buf) {
+        b->overflow = true;
+        return;
+    }
+    b->buf[b->n++] = item;
+    b->buf[b->n++] = (char)len;
+    memcpy(b->buf + b->n, p, len);
+    b->n += len;
+}
+
+static void pb_str(pblock *b, char item, const char *s)
+{
+    pb_bytes(b, item, s, strlen(s));
+}
+
+/* Parameter-block integers are little-endian. */
+static void pb_int(pblock *b, char item, int32_t v)
+{
+    unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                           (unsigned char)(v >> 24)};
+    pb_bytes(b, item, le, 4);
+}
+
+static short build_tpb(char *out, bool write, int iso, int lock_timeout_s)
+{
+    short n = 0;
+    out[n++] = isc_tpb_version3;
+    out[n++] = write ? isc_tpb_write : isc_tpb_read;
+    switch (iso) {
+    case FBI_READ_COMMITTED:
+        out[n++] = isc_tpb_read_committed;
+        out[n++] = isc_tpb_rec_version;
+        break;
+    case FBI_SNAPSHOT:
+        out[n++] = isc_tpb_concurrency;
+        break;
+    default:
+        out[n++] = isc_tpb_consistency;
+        break;
+    }
+    if (lock_timeout_s == 0) {
+        out[n++] = isc_tpb_nowait;
+    } else {
+        out[n++] = isc_tpb_wait;
+        if (lock_timeout_s > 0) {
+            out[n++] = isc_tpb_lock_timeout;
+            out[n++] = 4;
+            for (int i = 0; i < 4; i++)
+                out[n++] = (char)((unsigned)lock_timeout_s >> (8 * i));
+        }
+    }
+    return n;
+}
+
+/* ---- errors ------------------------------------------------------------------------------ */
+
+static bool sv_has(const ISC_STATUS *sv, ISC_STATUS code)
+{
+    for (const ISC_STATUS *p = sv; *p != isc_arg_end;) {
+        if (*p == isc_arg_warning)
+            break;
+        if (*p == isc_arg_gds) {
+            if (p[1] == code)
+                return true;
+            p += 2;
+        } else if (*p == isc_arg_cstring) {
+            p += 3;
+        } else {
+            p += 2;
+        }
+    }
+    return false;
+}
+
+/* The server could not be reached or went away (as opposed to refusing us). */
+static bool sv_unreachable(const ISC_STATUS *sv)
+{
+    static const ISC_STATUS codes[] = {isc_network_error, isc_net_read_err, isc_net_write_err,
+                                       isc_net_connect_err, isc_net_server_shutdown,
+                                       isc_lost_db_connection, isc_conn_lost, isc_shutdown,
+                                       isc_att_shutdown, isc_unavailable};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (sv_has(sv, codes[i]))
+            return true;
+    return false;
+}
+
+/* A failed attach: worth reconnecting to while the server is down, starting or stopping
+ * (a server shutting down may also fail the login itself: "Error occurred during login",
+ * SQLSTATE 08006), not when the password is wrong or the file missing or unusable (which
+ * is SQLSTATE 08001 too). */
+static dg_errclass attach_class(const ISC_STATUS *sv, const char *state)
+{
+    static const ISC_STATUS config[] = {isc_login, isc_io_error, isc_bad_db_format, isc_wrong_ods,
+                                        isc_no_priv, isc_read_only_database};
+    for (size_t i = 0; i < sizeof config / sizeof config[0]; i++)
+        if (sv_has(sv, config[i]))
+            return DG_EC_USER;
+    if (sv_unreachable(sv) || !strncmp(state, "08", 2))
+        return DG_EC_CONN_LOST;
+    return DG_EC_USER;
+}
+
+static dg_errclass classify(const ISC_STATUS *sv, const char *state)
+{
+    bool lost = false, retry = false, constraint = false, user = false;
+    for (const ISC_STATUS *p = sv; *p != isc_arg_end;) {
+        if (*p == isc_arg_warning)
+            break;
+        if (*p == isc_arg_cstring) {
+            p += 3;
+            continue;
+        }
+        if (*p != isc_arg_gds) {
+            p += 2;
+            continue;
+        }
+        ISC_STATUS code = p[1];
+        p += 2;
+        /* Firebird 3 raises "cannot update erased record" (isc_random, message 188 of
+         * vio.cpp's prepare_update) when a READ COMMITTED transaction updates or deletes a
+         * row that a concurrent transaction deleted and committed: a lost race, like an
+         * update conflict (Firebird 4 restarts the statement instead). */
+        if (code == isc_random && p[0] == isc_arg_string && p[1] &&
+            !strcmp((const char *)p[1], "cannot update erased record"))
+            retry = true;
+        switch (code) {
+        case isc_network_error:
+        case isc_net_read_err:
+        case isc_net_write_err:
+        case isc_net_connect_err:
+        case isc_net_connect_listen_err:
+        case isc_net_server_shutdown:
+        case isc_lost_db_connection:
+        case isc_conn_lost:
+        case isc_shutdown:
+        case isc_att_shutdown:
+        case isc_unavailable:
+        case isc_bad_db_handle:
+            lost = true;
+            break;
+        case isc_deadlock:
+        case isc_update_conflict:
+        case isc_lock_conflict:
+        case isc_lock_timeout:
+        case isc_record_lock:
+        case isc_concurrent_transaction:
+            retry = true;
+            break;
+        case isc_unique_key_violation:
+        case isc_foreign_key:
+        case isc_not_valid:
+        case isc_no_dup:
+        case isc_check_constraint:
+        case isc_primary_key_notnull:
+        case isc_foreign_key_target_doesnt_exist:
+        case isc_foreign_key_references_present:
+            constraint = true;
+            break;
+        case isc_login:
+        case isc_login_error:
+        case isc_no_priv:
+        case isc_sqlerr:
+        case isc_dsql_error:
+        case isc_read_only_trans:
+        case isc_string_truncation:
+        case isc_convert_error:
+        case isc_arith_except:
+        case isc_sing_select_err:
+            user = true;
+            break;
+        default:
+            /* the DSQL facilities (336003xxx, 336397xxx): statement errors */
+            if ((code >= 336003072L && code < 336003328L) || (code >= 336396800L && code < 336397312L))
+                user = true;
+            break;
+        }
+    }
+    if (lost || !strncmp(state, "08", 2))
+        return DG_EC_CONN_LOST;
+    if (retry || !strcmp(state, "40001"))
+        return DG_EC_RETRY;
+    if (constraint || !strncmp(state, "23", 2))
+        return DG_EC_CONSTRAINT;
+    if (user || !strncmp(state, "42", 2) || !strncmp(state, "22", 2) || !strncmp(state, "07", 2) ||
+        !strncmp(state, "21", 2) || !strncmp(state, "28", 2) || !strncmp(state, "0A", 2))
+        return DG_EC_USER;
+    return DG_EC_FATAL;
+}
+
+/* Copies the status vector into *err: all messages joined with "; " (without the ever-
+ * changing "concurrent transaction number is N", so that error kinds stay countable),
+ * the primary gds code and the SQLSTATE. Returns DG_E_DB. */
+int fb_error(const ISC_STATUS *sv, dg_err *err, const char *what)
+{
+    if (!err)
+        return DG_E_DB;
+    char msg[DG_ERR_MSG_MAX];
+    size_t n = 0;
+    msg[0] = '\0';
+    const ISC_STATUS *pv = sv;
+    char part[512];
+    for (;;) {
+        bool skip = pv[0] == isc_arg_gds && pv[1] == isc_concurrent_transaction;
+        if (fb_interpret(part, sizeof part, &pv) <= 0)
+            break;
+        size_t pl = strlen(part);
+        while (pl > 0 && (part[pl - 1] == '.' || part[pl - 1] == ' '))
+            part[--pl] = '\0'; /* messages end without a period here */
+        if (skip || !part[0])
+            continue;
+        int w = snprintf(msg + n, sizeof msg - n, "%s%s", n ? "; " : "", part);
+        if (w < 0 || (size_t)w >= sizeof msg - n)
+            break;
+        n += (size_t)w;
+    }
+    char state[6] = "";
+    fb_sqlstate(state, sv);
+    int code = (int)sv[1];
+    if (what)
+        dg_err_set(err, DG_E_DB, classify(sv, state), code, state, "%s: %s", what,
+                   msg[0] ? msg : "unknown Firebird error");
+    else
+        dg_err_set(err, DG_E_DB, classify(sv, state), code, state, "%s",
+                   msg[0] ? msg : "unknown Firebird error");
+    return DG_E_DB;
+}
+
+/* ---- transactions ----------------------------------------------------------------------- */
+
+/* Ends a transaction that could not commit (or whose connection is gone) without raising
+ * anything: roll back, or at least drop the client's handle. */
+void fb_tx_abandon(isc_tr_handle *t)
+{
+    if (!*t)
+        return;
+    ISC_STATUS_ARRAY l;
+    if (isc_rollback_transaction(l, t))
+        fb_disconnect_transaction(l, t);
+    *t = 0;
+}
+
+void fb_cursor_close(fb_stmt *s)
+{
+    if (s->cursor_open) {
+        ISC_STATUS_ARRAY l;
+        isc_dsql_free_statement(l, &s->h, DSQL_close);
+        s->cursor_open = false;
+    }
+    s->txp = NULL;
+    s->txk = TXK_NONE;
+}
+
+/* Closes the cursors of statements that ran in transaction kind txk (before it ends:
+ * Firebird closes them at commit, the client handle would not know). */
+static void cursors_close(fb_conn *c, int txk)
+{
+    for (fb_stmt *s = c->stmts; s; s = s->next)
+        if (s->txk == txk)
+            fb_cursor_close(s);
+}
+
+int fb_tx_start(fb_conn *c, isc_tr_handle *t, const char *tpb, short len, dg_err *err)
+{
+    if (isc_start_transaction(c->sv, t, 1, &c->db, (unsigned short)len, tpb))
+        return fb_error(c->sv, err, "cannot start a transaction");
+    return 0;
+}
+
+/* Commits (or rolls back) the implicit transaction. */
+static int auto_end(fb_conn *c, bool commit, dg_err *err)
+{
+    if (c->auto_owner) {
+        fb_cursor_close(c->auto_owner);
+        c->auto_owner = NULL;
+    }
+    if (!c->auto_tx)
+        return 0;
+    if (commit) {
+        if (isc_commit_transaction(c->sv, &c->auto_tx)) {
+            int rc = fb_error(c->sv, err, "commit");
+            fb_tx_abandon(&c->auto_tx);
+            return rc;
+        }
+        return 0;
+    }
+    fb_tx_abandon(&c->auto_tx);
+    return 0;
+}
+
+static int auto_begin(fb_conn *c, bool write, dg_err *err)
+{
+    if (c->auto_tx) {
+        int rc = auto_end(c, true, err);
+        if (rc)
+            return rc;
+    }
+    int iso = c->o.isolation;
+    return fb_tx_start(c, &c->auto_tx, c->tpb[!write][iso], c->tpb_len[!write][iso], err);
+}
+
+static int ro_ensure(fb_conn *c, dg_err *err)
+{
+    return c->ro_tx ? 0 : fb_tx_start(c, &c->ro_tx, c->ro_tpb, c->ro_tpb_len, err);
+}
+
+static int iso_index(const fb_conn *c, dg_isolation iso)
+{
+    switch (iso) {
+    case DG_ISO_READ_COMMITTED: return FBI_READ_COMMITTED;
+    case DG_ISO_REPEATABLE_READ: return FBI_SNAPSHOT;
+    case DG_ISO_SERIALIZABLE: return FBI_CONSISTENCY;
+    default: return c->o.isolation;
+    }
+}
+
+static int fb_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
+{
+    fb_conn *c = (fb_conn *)conn;
+    if (c->tx)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "a transaction is already active on this connection");
+    int iso = iso_index(c, tx ? tx->isolation : DG_ISO_DEFAULT);
+    int ro = tx && tx->read_only;
+    return fb_tx_start(c, &c->tx, c->tpb[ro][iso], c->tpb_len[ro][iso], err);
+}
+
+static int fb_commit(dg_conn *conn, dg_err *err)
+{
+    fb_conn *c = (fb_conn *)conn;
+    if (!c->tx)
+        return 0;
+    cursors_close(c, TXK_EXPLICIT);
+    if (isc_commit_transaction(c->sv, &c->tx)) {
+        int rc = fb_error(c->sv, err, "commit");
+        fb_tx_abandon(&c->tx);
+        return rc;
+    }
+    return 0;
+}
+
+static int fb_rollback(dg_conn *conn, dg_err *err)
+{
+    fb_conn *c = (fb_conn *)conn;
+    if (!c->tx)
+        return 0;
+    cursors_close(c, TXK_EXPLICIT);
+    if (isc_rollback_transaction(c->sv, &c->tx)) {
+        int rc = fb_error(c->sv, err, "rollback");
+        fb_tx_abandon(&c->tx);
+        return rc;
+    }
+    return 0;
+}
+
+/* ---- statements: prepare --------------------------------------------------------------- */
+
+static XSQLDA *sqlda_new(int n)
+{
+    XSQLDA *d = xcalloc(1, XSQLDA_LENGTH(n < 1 ? 1 : n));
+    d->version = SQLDA_VERSION1;
+    d->sqln = (ISC_SHORT)(n < 1 ? 1 : n);
+    return d;
+}
+
+static void set_colname(char *dst, size_t cap, const char *src, int len)
+{
+    if (len < 0)
+        len = 0;
+    if ((size_t)len >= cap)
+        len = (int)cap - 1;
+    bool lower = false;
+    for (int i = 0; i < len; i++)
+        lower |= src[i] >= 'a' && src[i] <= 'z';
+    for (int i = 0; i < len; i++)
+        dst[i] = !lower && src[i] >= 'A' && src[i] <= 'Z' ? (char)(src[i] - 'A' + 'a') : src[i];
+    dst[len] = '\0';
+}
+
+/* A query that locks or writes cannot run in the shared read-only transaction. Firebird
+ * reports "SELECT ... WITH LOCK" as a plain SELECT, and such a failure would surface only
+ * at fetch time, so look at the text (a false positive merely costs a transaction). */
+static bool contains_word(const char *s, const char *w)
+{
+    size_t n = strlen(w);
+    for (; *s; s++)
+        if (!strncasecmp(s, w, n))
+            return true;
+    return false;
+}
+
+static bool needs_write_tx(const char *sql)
+{
+    static const char *const words[] = {"WITH LOCK", "FOR UPDATE", "EXECUTE BLOCK",
+                                        "NEXT VALUE FOR", "GEN_ID"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (contains_word(sql, words[i]))
+            return true;
+    return false;
+}
+
+/* Coerces each output column to a convenient type and lays out the row buffer. */
+static void setup_columns(fb_stmt *s)
+{
+    s->cols = xcalloc((size_t)s->nout, sizeof *s->cols);
+    size_t total = 0;
+    size_t *offs = xcalloc((size_t)s->nout, sizeof *offs);
+    for (int i = 0; i < s->nout; i++) {
+        XSQLVAR *v = &s->out->sqlvar[i];
+        fb_col *col = &s->cols[i];
+        set_colname(col->name, sizeof col->name, v->aliasname_length ? v->aliasname : v->sqlname,
+                    v->aliasname_length ? v->aliasname_length : v->sqlname_length);
+        size_t len;
+        switch (v->sqltype & ~1) {
+        case SQL_SHORT:
+        case SQL_LONG:
+        case SQL_INT64:
+            col->kind = v->sqlscale < 0 ? COL_NUMERIC : COL_INT;
+            col->scale = -v->sqlscale;
+            v->sqltype = SQL_INT64;
+            if (v->sqlscale > 0)
+                v->sqlscale = 0;
+            len = v->sqllen = 8;
+            break;
+        case SQL_FLOAT:
+        case SQL_DOUBLE:
+        case SQL_D_FLOAT:
+            col->kind = COL_DOUBLE;
+            v->sqltype = SQL_DOUBLE;
+            v->sqlscale = 0;
+            len = v->sqllen = 8;
+            break;
+        case SQL_TEXT:
+        case SQL_VARYING:
+            col->kind = COL_TEXT;
+            v->sqltype = SQL_VARYING;
+            len = (size_t)v->sqllen + 3; /* length prefix, data, room for a NUL */
+            break;
+        case SQL_TIMESTAMP:
+            col->kind = COL_TIMESTAMP;
+            len = sizeof(ISC_TIMESTAMP);
+            break;
+        case SQL_TYPE_DATE:
+            col->kind = COL_DATE;
+            len = sizeof(ISC_DATE);
+            break;
+        case SQL_TYPE_TIME:
+            col->kind = COL_TIME;
+            len = sizeof(ISC_TIME);
+            break;
+        case SQL_BLOB:
+            col->kind = COL_BLOB;
+            s->has_blobs = true;
+            len = sizeof(ISC_QUAD);
+            break;
+        case SQL_BOOLEAN:
+            col->kind = COL_BOOL;
+            len = 1;
+            break;
+        case SQL_NULL:
+            col->kind = COL_NULL;
+            len = 8;
+            break;
+        default:
+            col->kind = COL_OTHER;
+            len = (size_t)(v->sqllen > 0 ? v->sqllen : 8);
+            break;
+        }
+        v->sqltype |= 1; /* nullable: the library fills sqlind */
+        offs[i] = total;
+        total = fb_align8(total + len);
+    }
+    s->outbuf = xcalloc(1, total ? total : 1);
+    for (int i = 0; i < s->nout; i++) {
+        s->cols[i].data = s->outbuf + offs[i];
+        s->out->sqlvar[i].sqldata = s->cols[i].data;
+        s->out->sqlvar[i].sqlind = &s->cols[i].ind;
+        if (s->cols[i].kind >= COL_TIMESTAMP && s->cols[i].kind <= COL_TIME) {
+            s->cols[i].text_cap = 32;
+            s->cols[i].text = xmalloc(32);
+        }
+    }
+    free(offs);
+}
+
+void fb_stmt_destroy(fb_stmt *s)
+{
+    if (!s)
+        return;
+    fb_conn *c = fb_conn_of(s);
+    if (c->auto_owner == s)
+        auto_end(c, true, NULL);
+    fb_cursor_close(s);
+    if (s->h) {
+        ISC_STATUS_ARRAY l;
+        isc_dsql_free_statement(l, &s->h, DSQL_drop);
+    }
+    if (s->prev)
+        s->prev->next = s->next;
+    else if (c->stmts == s)
+        c->stmts = s->next;
+    if (s->next)
+        s->next->prev = s->prev;
+    for (int i = 0; i < s->nout; i++)
+        free(s->cols[i].text);
+    free(s->cols);
+    free(s->outbuf);
+    free(s->in);
+    free(s->out);
+    free(s->params);
+    free(s->in_ind);
+    free(s->in_blob);
+    free(s->base.sql);
+    free(s);
+}
+
+static int stmt_info_type(fb_conn *c, fb_stmt *s, dg_err *err)
+{
+    static const char item[] = {isc_info_sql_stmt_type};
+    char buf[16];
+    if (isc_dsql_sql_info(c->sv, &s->h, sizeof item, item, sizeof buf, buf))
+        return fb_error(c->sv, err, NULL);
+    if (buf[0] != isc_info_sql_stmt_type)
+        return dg_err_fail(err, DG_E_DB, "Firebird did not report the statement type");
+    short len = (short)isc_vax_integer(buf + 1, 2);
+    s->type = (int)isc_vax_integer(buf + 3, len);
+    return 0;
+}
+
+/* Prepares sql on connection c (in the explicit transaction if one is active, else in
+ * the shared read transaction: preparing changes nothing). */
+int fb_stmt_prepare(fb_conn *c, const char *sql, fb_stmt **out, dg_err *err)
+{
+    /* Firebird rejects a trailing ';' that other databases ignore */
+    size_t n = strlen(sql);
+    while (n > 0 && (sql[n - 1] == ';' || sql[n - 1] == ' ' || sql[n - 1] == '\n' ||
+                     sql[n - 1] == '\t' || sql[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "empty SQL statement");
+    int rc = 0;
+    fb_stmt *s = xcalloc(1, sizeof *s);
+    s->base.conn = &c->base;
+    s->base.sql = xstrndup(sql, n);
+    s->affected = -2;
+    s->next = c->stmts;
+    if (c->stmts)
+        c->stmts->prev = s;
+    c->stmts = s;
+    isc_tr_handle *txp = &c->tx;
+    if (!c->tx) {
+        if ((rc = ro_ensure(c, err)) != 0)
+            goto fail;
+        txp = &c->ro_tx;
+    }
+    if (isc_dsql_allocate_statement(c->sv, &c->db, &s->h)) {
+        rc = fb_error(c->sv, err, NULL);
+        goto fail;
+    }
+    s->out = sqlda_new(16);
+    if (isc_dsql_prepare(c->sv, txp, &s->h, 0, s->base.sql, SQL_DIALECT, s->out)) {
+        rc = fb_error(c->sv, err, NULL);
+        goto fail;
+    }
+    if (s->out->sqld > s->out->sqln) {
+        int k = s->out->sqld;
+        free(s->out);
+        s->out = sqlda_new(k);
+        if (isc_dsql_describe(c->sv, &s->h, SQL_DIALECT, s->out)) {
+            rc = fb_error(c->sv, err, NULL);
+            goto fail;
+        }
+    }
+    s->nout = s->out->sqld;
+    if ((rc = stmt_info_type(c, s, err)) != 0)
+        goto fail;
+    s->rw = needs_write_tx(s->base.sql);
+    s->in = sqlda_new(16);
+    if (isc_dsql_describe_bind(c->sv, &s->h, SQL_DIALECT, s->in)) {
+        rc = fb_error(c->sv, err, NULL);
+        goto fail;
+    }
+    if (s->in->sqld > s->in->sqln) {
+        int k = s->in->sqld;
+        free(s->in);
+        s->in = sqlda_new(k);
+        if (isc_dsql_describe_bind(c->sv, &s->h, SQL_DIALECT, s->in)) {
+            rc = fb_error(c->sv, err, NULL);
+            goto fail;
+        }
+    }
+    s->nin = s->in->sqld;
+    s->base.nparams = s->nin;
+    if (s->nin > 0) {
+        s->params = xcalloc((size_t)s->nin, sizeof *s->params);
+        s->in_ind = xcalloc((size_t)s->nin, sizeof *s->in_ind);
+        s->in_blob = xcalloc((size_t)s->nin, sizeof *s->in_blob);
+        for (int i = 0; i < s->nin; i++) {
+            s->params[i].type = (short)(s->in->sqlvar[i].sqltype & ~1);
+            s->params[i].subtype = s->in->sqlvar[i].sqlsubtype;
+        }
+    } else {
+        free(s->in);
+        s->in = NULL;
+    }
+    if (s->nout > 0) {
+        setup_columns(s);
+    } else {
+        free(s->out);
+        s->out = NULL;
+    }
+    *out = s;
+    return 0;
+fail:
+    fb_stmt_destroy(s);
+    return rc;
+}
+
+static int fb_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err)
+{
+    fb_stmt *s = NULL;
+    int rc = fb_stmt_prepare((fb_conn *)conn, sql, &s, err);
+    if (rc == 0)
+        *out = &s->base;
+    return rc;
+}
+
+static void fb_stmt_free(dg_stmt *stmt)
+{
+    fb_stmt_destroy((fb_stmt *)stmt);
+}
+
+/* ---- statements: bind and execute --------------------------------------------------------- */
+
+static int put_blob(fb_conn *c, isc_tr_handle *txp, ISC_QUAD *id, const char *p, size_t len,
+                    dg_err *err)
+{
+    isc_blob_handle bh = 0;
+    if (isc_create_blob2(c->sv, &c->db, txp, &bh, id, 0, NULL))
+        return fb_error(c->sv, err, "writing a blob");
+    while (len > 0) {
+        unsigned short k = (unsigned short)(len > 32768 ? 32768 : len);
+        if (isc_put_segment(c->sv, &bh, k, p)) {
+            int rc = fb_error(c->sv, err, "writing a blob");
+            ISC_STATUS_ARRAY l;
+            isc_cancel_blob(l, &bh);
+            return rc;
+        }
+        p += k;
+        len -= k;
+    }
+    if (isc_close_blob(c->sv, &bh))
+        return fb_error(c->sv, err, "writing a blob");
+    return 0;
+}
+
+/* Points the input XSQLDA at the caller's values (no copies): the server converts each
+ * to the parameter's type. txp is the transaction blobs are created in. */
+static int bind_params(fb_stmt *s, const dg_value *params, isc_tr_handle *txp, dg_err *err)
+{
+    static char empty_varying[4]; /* a VARCHAR of length 0 */
+    for (int i = 0; i < s->nin; i++) {
+        XSQLVAR *v = &s->in->sqlvar[i];
+        const dg_value *p = &params[i];
+        const fb_param *d = &s->params[i];
+        v->sqlind = &s->in_ind[i];
+        s->in_ind[i] = 0;
+        v->sqlscale = 0;
+        switch (p->type) {
+        case DG_V_NULL:
+            v->sqltype = SQL_VARYING | 1;
+            v->sqllen = 1;
+            v->sqlsubtype = 0;
+            v->sqldata = empty_varying;
+            s->in_ind[i] = -1;
+            break;
+        case DG_V_INT:
+            v->sqltype = SQL_INT64 | 1;
+            v->sqllen = 8;
+            v->sqldata = (ISC_SCHAR *)&p->u.i;
+            break;
+        case DG_V_DOUBLE:
+            v->sqltype = SQL_DOUBLE | 1;
+            v->sqllen = 8;
+            v->sqldata = (ISC_SCHAR *)&p->u.d;
+            break;
+        case DG_V_NUMERIC:
+            v->sqltype = SQL_INT64 | 1;
+            v->sqllen = 8;
+            v->sqlscale = (ISC_SHORT)-p->u.n.scale;
+            v->sqldata = (ISC_SCHAR *)&p->u.n.unscaled;
+            break;
+        case DG_V_TEXT:
+            if (d->type == SQL_BLOB) {
+                int rc = put_blob(fb_conn_of(s), txp, &s->in_blob[i], p->u.s.ptr, p->u.s.len, err);
+                if (rc)
+                    return rc;
+                v->sqltype = SQL_BLOB | 1;
+                v->sqlsubtype = d->subtype;
+                v->sqllen = sizeof(ISC_QUAD);
+                v->sqldata = (ISC_SCHAR *)&s->in_blob[i];
+            } else if (p->u.s.len == 0) {
+                v->sqltype = SQL_VARYING | 1;
+                v->sqllen = 1;
+                v->sqlsubtype = d->type == SQL_TEXT || d->type == SQL_VARYING ? d->subtype : 0;
+                v->sqldata = empty_varying;
+            } else if (p->u.s.len > MAX_TEXT_PARAM) {
+                return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                                  "parameter %d: text of %zu bytes is too long for a non-blob "
+                                  "Firebird parameter (at most %d)",
+                                  i + 1, p->u.s.len, MAX_TEXT_PARAM);
+            } else {
+                v->sqltype = SQL_TEXT | 1;
+                v->sqllen = (ISC_SHORT)p->u.s.len;
+                /* text parameters carry their character set in sqlsubtype */
+                v->sqlsubtype = d->type == SQL_TEXT || d->type == SQL_VARYING ? d->subtype : 0;
+                v->sqldata = (ISC_SCHAR *)p->u.s.ptr;
+            }
+            break;
+        }
+    }
+    return 0;
+}
+
+/* Binds and executes in transaction *txp; opens the cursor of a query, or fills the
+ * singleton row of EXECUTE PROCEDURE / ... RETURNING. No transaction management here. */
+int fb_stmt_run(fb_stmt *s, const dg_value *params, isc_tr_handle *txp, int txk, dg_err *err)
+{
+    fb_conn *c = fb_conn_of(s);
+    int rc = bind_params(s, params, txp, err);
+    if (rc)
+        return rc;
+    s->affected = -2;
+    if (s->type == isc_info_sql_stmt_select || s->type == isc_info_sql_stmt_select_for_upd) {
+        if (isc_dsql_execute(c->sv, txp, &s->h, SQL_DIALECT, s->in))
+            return fb_error(c->sv, err, NULL);
+        s->cursor_open = true;
+        s->txk = txk;
+        s->txp = txp;
+        return 0;
+    }
+    if (s->nout > 0) {
+        if (isc_dsql_execute2(c->sv, txp, &s->h, SQL_DIALECT, s->in, s->out))
+            return fb_error(c->sv, err, NULL);
+        s->pending = true;
+        s->txk = txk;
+        s->txp = txp;
+        return 0;
+    }
+    if (isc_dsql_execute(c->sv, txp, &s->h, SQL_DIALECT, s->in))
+        return fb_error(c->sv, err, NULL);
+    return 0;
+}
+
+static int read_blob(fb_stmt *s, fb_col *col, dg_err *err)
+{
+    fb_conn *c = fb_conn_of(s);
+    isc_blob_handle bh = 0;
+    ISC_QUAD id;
+    memcpy(&id, col->data, sizeof id);
+    col->text_len = 0;
+    if (isc_open_blob2(c->sv, &c->db, s->txp, &bh, &id, 0, NULL))
+        return fb_error(c->sv, err, "reading a blob");
+    for (;;) {
+        if (col->text_cap - col->text_len < 32768 + 1) {
+            col->text_cap = col->text_cap ? col->text_cap * 2 : 65536;
+            col->text = xrealloc(col->text, col->text_cap);
+        }
+        size_t room = col->text_cap - col->text_len - 1;
+        unsigned short got = 0;
+        ISC_STATUS r = isc_get_segment(c->sv, &bh, &got, (unsigned short)(room > 65535 ? 65535 : room),
+                                       col->text + col->text_len);
+        if (r == 0 || r == isc_segment) {
+            col->text_len += got;
+            continue;
+        }
+        if (r == isc_segstr_eof)
+            break;
+        int rc = fb_error(c->sv, err, "reading a blob");
+        ISC_STATUS_ARRAY l;
+        isc_close_blob(l, &bh);
+        return rc;
+    }
+    col->text[col->text_len] = '\0';
+    if (isc_close_blob(c->sv, &bh))
+        return fb_error(c->sv, err, "reading a blob");
+    return 0;
+}
+
+/* Reads the current row's blobs (while its transaction is still open). */
+static int load_blobs(fb_stmt *s, dg_err *err)
+{
+    for (int i = 0; i < s->nout; i++) {
+        fb_col *col = &s->cols[i];
+        if (col->kind == COL_BLOB && col->ind >= 0) {
+            int rc = read_blob(s, col, err);
+            if (rc)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+/* The rows changed by the last execution (insert + update + delete), -1 if unknown. */
+static int64_t query_affected(fb_stmt *s)
+{
+    fb_conn *c = fb_conn_of(s);
+    static const char item[] = {isc_info_sql_records};
+    char buf[64];
+    if (isc_dsql_sql_info(c->sv, &s->h, sizeof item, item, sizeof buf, buf) || buf[0] != isc_info_sql_records)
+        return -1;
+    int total = (int)isc_vax_integer(buf + 1, 2);
+    int64_t n = 0;
+    for (const char *p = buf + 3; p < buf + 3 + total && p + 3 <= buf + sizeof buf && *p != isc_info_end;) {
+        char it = p[0];
+        short len = (short)isc_vax_integer(p + 1, 2);
+        if (p + 3 + len > buf + sizeof buf)
+            break;
+        int64_t v = isc_vax_integer(p + 3, len);
+        if (it == isc_info_req_insert_count || it == isc_info_req_update_count ||
+            it == isc_info_req_delete_count)
+            n += v;
+        p += 3 + len;
+    }
+    return n;
+}
+
+/* A singleton row whose columns are all NULL may mean "no row" (UPDATE ... RETURNING that
+ * matched nothing): the records count decides. */
+static bool singleton_empty(fb_stmt *s)
+{
+    for (int i = 0; i < s->nout; i++)
+        if (s->cols[i].ind >= 0)
+            return false;
+    if (s->type == isc_info_sql_stmt_exec_procedure && !strncasecmp(s->base.sql, "EXECUTE", 7))
+        return false;
+    s->affected = query_affected(s);
+    return s->affected == 0;
+}
+
+int fb_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+{
+    fb_stmt *s = (fb_stmt *)stmt;
+    fb_conn *c = fb_conn_of(s);
+    if (n != s->nin)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "statement takes %d parameters, %d given", s->nin, n);
+    if (c->auto_owner == s)
+        auto_end(c, true, NULL);
+    fb_cursor_close(s);
+    s->pending = false;
+    bool query = s->type == isc_info_sql_stmt_select;
+    int rc, txk;
+    isc_tr_handle *txp;
+again:
+    if (c->tx) {
+        txk = TXK_EXPLICIT;
+        txp = &c->tx;
+    } else if (query && !s->rw && c->o.read_shared) {
+        if ((rc = ro_ensure(c, err)) != 0)
+            return rc;
+        txk = TXK_SHARED;
+        txp = &c->ro_tx;
+    } else {
+        if ((rc = auto_begin(c, !query || s->rw, err)) != 0)
+            return rc;
+        txk = TXK_AUTO;
+        txp = &c->auto_tx;
+    }
+    rc = fb_stmt_run(s, params, txp, txk, err);
+    if (rc == 0 && s->pending) {
+        if (singleton_empty(s))
+            s->pending = false;
+        else if (s->has_blobs)
+            rc = load_blobs(s, err);
+    }
+    if (rc) {
+        if (txk == TXK_AUTO) {
+            auto_end(c, false, NULL);
+        } else if (txk == TXK_SHARED && !s->rw && sv_has(c->sv, isc_read_only_trans)) {
+            s->rw = true; /* e.g. a selectable procedure that writes */
+            goto again;
+        }
+        return rc;
+    }
+    if (txk == TXK_AUTO) {
+        if (s->cursor_open) {
+            c->auto_owner = s;
+        } else {
+            rc = auto_end(c, true, err); /* the records count stays readable afterwards */
+            s->txk = TXK_NONE;
+            s->txp = NULL;
+        }
+    }
+    return rc;
+}
+
+int fb_fetch(dg_stmt *stmt, dg_err *err)
+{
+    fb_stmt *s = (fb_stmt *)stmt;
+    fb_conn *c = fb_conn_of(s);
+    if (s->pending) {
+        s->pending = false;
+        return 1;
+    }
+    if (!s->cursor_open)
+        return 0;
+    ISC_STATUS r = isc_dsql_fetch(c->sv, &s->h, SQL_DIALECT, s->out);
+    int rc = 0;
+    if (r == 0) {
+        if (!s->has_blobs || (rc = load_blobs(s, err)) == 0)
+            return 1;
+    } else if (r != 100) {
+        rc = fb_error(c->sv, err, NULL);
+    }
+    /* end of rows or an error: the cursor is done, and so is its implicit transaction */
+    if (c->auto_owner == s) {
+        int rc2 = auto_end(c, rc == 0, rc ? NULL : err);
+        if (rc == 0)
+            rc = rc2;
+    }
+    fb_cursor_close(s);
+    return rc;
+}
+
+static int fb_ncols(dg_stmt *stmt)
+{
+    return ((fb_stmt *)stmt)->nout;
+}
+
+static const char *fb_colname(dg_stmt *stmt, int i)
+{
+    fb_stmt *s = (fb_stmt *)stmt;
+    return i >= 0 && i < s->nout ? s->cols[i].name : NULL;
+}
+
+void fb_column(dg_stmt *stmt, int i, dg_value *out)
+{
+    fb_stmt *s = (fb_stmt *)stmt;
+    if (i < 0 || i >= s->nout || s->cols[i].ind < 0) {
+        *out = dg_vnull();
+        return;
+    }
+    fb_col *col = &s->cols[i];
+    switch (col->kind) {
+    case COL_INT:
+    case COL_NUMERIC: {
+        int64_t v;
+        memcpy(&v, col->data, sizeof v);
+        *out = col->kind == COL_INT ? dg_vint(v) : dg_vnumeric(v, col->scale);
+        return;
+    }
+    case COL_DOUBLE: {
+        double d;
+        memcpy(&d, col->data, sizeof d);
+        *out = dg_vdouble(d);
+        return;
+    }
+    case COL_TEXT: {
+        short len;
+        memcpy(&len, col->data, sizeof len);
+        col->data[2 + len] = '\0';
+        *out = dg_vtext(col->data + 2, (size_t)len);
+        return;
+    }
+    case COL_TIMESTAMP:
+    case COL_DATE:
+    case COL_TIME: {
+        struct tm tm;
+        memset(&tm, 0, sizeof tm);
+        unsigned frac = 0;
+        if (col->kind == COL_TIMESTAMP) {
+            ISC_TIMESTAMP ts;
+            memcpy(&ts, col->data, sizeof ts);
+            isc_decode_timestamp(&ts, &tm);
+            frac = ts.timestamp_time % 10000;
+            snprintf(col->text, col->text_cap, "%04d-%02d-%02d %02d:%02d:%02d.%04u", tm.tm_year + 1900,
+                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+        } else if (col->kind == COL_DATE) {
+            ISC_DATE d;
+            memcpy(&d, col->data, sizeof d);
+            isc_decode_sql_date(&d, &tm);
+            snprintf(col->text, col->text_cap, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday);
+        } else {
+            ISC_TIME t;
+            memcpy(&t, col->data, sizeof t);
+            isc_decode_sql_time(&t, &tm);
+            frac = t % 10000;
+            snprintf(col->text, col->text_cap, "%02d:%02d:%02d.%04u", tm.tm_hour, tm.tm_min,
+                     tm.tm_sec, frac);
+        }
+        *out = dg_vstr(col->text);
+        return;
+    }
+    case COL_BLOB:
+        *out = dg_vtext(col->text ? col->text : "", col->text_len);
+        return;
+    case COL_BOOL:
+        *out = dg_vint(col->data[0] != 0);
+        return;
+    case COL_NULL:
+        *out = dg_vnull();
+        return;
+    default:
+        *out = dg_vstr("(unsupported Firebird type)");
+        return;
+    }
+}
+
+static int64_t fb_affected(dg_stmt *stmt)
+{
+    fb_stmt *s = (fb_stmt *)stmt;
+    if (s->affected == -2)
+        s->affected = query_affected(s);
+    return s->affected;
+}
+
+void fb_reset(dg_stmt *stmt)
+{
+    fb_stmt *s = (fb_stmt *)stmt;
+    fb_conn *c = fb_conn_of(s);
+    s->pending = false;
+    if (c->auto_owner == s)
+        auto_end(c, true, NULL);
+    fb_cursor_close(s);
+}
+
+/* ---- exec -------------------------------------------------------------------------------- */
+
+static int fb_exec(dg_conn *conn, const char *sql, dg_err *err)
+{
+    fb_conn *c = (fb_conn *)conn;
+    if (c->tx) {
+        if (isc_dsql_execute_immediate(c->sv, &c->db, &c->tx, 0, sql, SQL_DIALECT, NULL))
+            return fb_error(c->sv, err, NULL);
+        return 0;
+    }
+    int rc = auto_begin(c, true, err);
+    if (rc)
+        return rc;
+    if (isc_dsql_execute_immediate(c->sv, &c->db, &c->auto_tx, 0, sql, SQL_DIALECT, NULL)) {
+        rc = fb_error(c->sv, err, NULL);
+        auto_end(c, false, NULL);
+        return rc;
+    }
+    return auto_end(c, true, err);
+}
+
+/* ---- connection ------------------------------------------------------------------------- */
+
+static void fb_close(dg_conn *conn)
+{
+    fb_conn *c = (fb_conn *)conn;
+    fb_stmt_destroy(c->q_stats);
+    fb_stmt_destroy(c->q_info);
+    fb_stmt_destroy(c->q_exists);
+    auto_end(c, false, NULL);
+    fb_tx_abandon(&c->tx);
+    if (c->ro_tx) {
+        ISC_STATUS_ARRAY l;
+        if (isc_commit_transaction(l, &c->ro_tx))
+            fb_tx_abandon(&c->ro_tx);
+    }
+    if (c->db) {
+        ISC_STATUS_ARRAY l;
+        isc_detach_database(l, &c->db);
+    }
+    free(c->base.url_redacted);
+    free(c);
+}
+
+static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
+{
+    if (!url->path || !*url->path)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "Firebird URL needs a database: firebird://user:pass@host:port//abs/path.fdb "
+                          "or firebird:PATH");
+    fb_conn *c = xcalloc(1, sizeof *c);
+    int rc = 0;
+    fb_opts *o = &c->o;
+    snprintf(o->charset, sizeof o->charset, "UTF8");
+    o->lock_timeout_s = DEFAULT_LOCK_TIMEOUT_S;
+    o->connect_timeout_s = DEFAULT_CONNECT_TIMEOUT_S;
+    o->isolation = FBI_READ_COMMITTED;
+    o->read_shared = true;
+    o->bulk = BULK_BLOCK;
+    o->no_gc = -1;
+    o->set_buffers = -1;
+    for (int i = 0; i < url->nparams; i++)
+        if ((rc = apply_option(o, url->params[i].name, url->params[i].value, err)) != 0)
+            goto fail;
+    for (int i = 0; i < opts->nsettings; i++)
+        if ((rc = apply_option(o, opts->settings[i].name, opts->settings[i].value, err)) != 0)
+            goto fail;
+
+    if (url->host) {
+        bool v6 = strchr(url->host, ':') != NULL;
+        if (url->port)
+            snprintf(c->target, sizeof c->target, "%s%s%s/%d:%s", v6 ? "[" : "", url->host,
+                     v6 ? "]" : "", url->port, url->path);
+        else
+            snprintf(c->target, sizeof c->target, "%s%s%s:%s", v6 ? "[" : "", url->host,
+                     v6 ? "]" : "", url->path);
+    } else {
+        snprintf(c->target, sizeof c->target, "%s", url->path);
+    }
+    const char *user = url->user ? url->user : o->user[0] ? o->user : getenv("ISC_USER");
+    const char *password = url->password ? url->password
+                           : o->password[0] ? o->password
+                                            : getenv("ISC_PASSWORD");
+    pblock dpb = {.n = 0};
+    dpb.buf[dpb.n++] = isc_dpb_version1;
+    if (user && *user)
+        pb_str(&dpb, isc_dpb_user_name, user);
+    if (password && *password)
+        pb_str(&dpb, isc_dpb_password, password);
+    pb_str(&dpb, isc_dpb_lc_ctype, o->charset);
+    if (o->role[0])
+        pb_str(&dpb, isc_dpb_sql_role_name, o->role);
+    if (o->buffers > 0)
+        pb_int(&dpb, isc_dpb_num_buffers, o->buffers);
+    if (o->set_buffers >= 0)
+        pb_int(&dpb, isc_dpb_set_page_buffers, o->set_buffers);
+    pb_int(&dpb, isc_dpb_sql_dialect, SQL_DIALECT);
+    pb_str(&dpb, isc_dpb_process_name, opts->application_name ? opts->application_name : "dbgauge");
+    if (url->host && o->connect_timeout_s > 0)
+        pb_int(&dpb, isc_dpb_connect_timeout, o->connect_timeout_s);
+    /* A loader's attachment leaves garbage collection to others (it only inserts). */
+    if (o->no_gc == 1 || (o->no_gc == -1 && opts->bulk_session))
+        pb_int(&dpb, isc_dpb_no_garbage_collect, 1);
+    if (dpb.overflow) {
+        rc = dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "Firebird connection parameters are too long");
+        goto fail;
+    }
+    if (isc_attach_database(c->sv, 0, c->target, &c->db, (short)dpb.n, dpb.buf)) {
+        rc = fb_error(c->sv, err, NULL);
+        if (err) {
+            err->cls = attach_class(c->sv, err->sqlstate);
+            char msg[DG_ERR_MSG_MAX];
+            snprintf(msg, sizeof msg, "%s (Firebird connect string '%s'%s%s%s)", err->msg, c->target,
+                     user && *user ? ", user '" : "", user && *user ? user : "",
+                     user && *user ? "'" : "");
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        }
+        goto fail;
+    }
+    for (int ro = 0; ro < 2; ro++)
+        for (int iso = 0; iso < FBI_N; iso++)
+            c->tpb_len[ro][iso] = build_tpb(c->tpb[ro][iso], !ro, iso, o->lock_timeout_s);
+    c->ro_tpb_len = build_tpb(c->ro_tpb, false, FBI_READ_COMMITTED, -1);
+    fb_db_info(c);
+    if (o->buffers > 0 && c->db_class == isc_info_db_class_server_access) {
+        /* Firebird 3 SuperServer reads isc_dpb_num_buffers and ignores it */
+        static atomic_flag warned = ATOMIC_FLAG_INIT;
+        if (!atomic_flag_test_and_set(&warned))
+            dg_log_warn("firebird: buffers=%d has no effect on a SuperServer (its shared page cache "
+                        "comes from the database header or DefaultDbCachePages; set_buffers=N writes "
+                        "the header)",
+                        o->buffers);
+    }
+    *out = &c->base;
+    return 0;
+fail:
+    fb_close(&c->base);
+    return rc ? rc : DG_E_DB;
+}
+
+/* ---- descriptor ------------------------------------------------------------------------- */
+
+static const dg_dialect firebird_dialect = {
+    .name = "firebird",
+    .t_int = "INTEGER",
+    .t_bigint = "BIGINT",
+    .t_double = "DOUBLE PRECISION",
+    /* free text: 4,000 characters (16,000 bytes in UTF8) keeps four such columns inside
+     * Firebird's 64 KB record; {clob} has no limit but costs a blob per value */
+    .t_text = "VARCHAR(4000)",
+    .t_timestamp = "TIMESTAMP",
+    .t_blob_text = "BLOB SUB_TYPE TEXT",
+    .t_numeric = "NUMERIC",
+    .t_char = "CHAR",
+    .t_varchar = "VARCHAR",
+    .sized_types = true,
+    .now_expr = "LOCALTIMESTAMP",
+    .for_update = " WITH LOCK",
+    .limit_style = DG_LIMIT_ROWS,
+    .update_returning = true, /* Firebird 3: for statements that change one row */
+    .delete_returning = true,
+    .desc_index_columns = false, /* direction is per index: CREATE DESCENDING INDEX */
+    .drop_if_exists = false,
+    .alter_add_pk = true,
+    .analyze_prefix = NULL, /* index statistics are computed when an index is built */
+    .post_load_sql = NULL,
+    .max_params = 2000, /* a message is at most 64 KB */
+};
+
+static const char *const firebird_schemes[] = {"firebird", NULL};
+
+const dg_backend dg_backend_firebird = {
+    .name = "firebird",
+    .schemes = firebird_schemes,
+    .url_help = "firebird://user:pass@host:port//abs/path.fdb | firebird:PATH  (?buffers=N, "
+                "?lock_timeout=s, ?isolation=, ?charset=, ?role=, ?read_tx=shared|statement)",
+    .caps = DG_CAP_SERVER | DG_CAP_ISOLATION | DG_CAP_CONCURRENT_WRITERS,
+    .dialect = &firebird_dialect,
+    .connect = fb_connect,
+    .close = fb_close,
+    .prepare = fb_prepare,
+    .stmt_free = fb_stmt_free,
+    .execute = fb_execute,
+    .fetch = fb_fetch,
+    .ncols = fb_ncols,
+    .colname = fb_colname,
+    .column = fb_column,
+    .affected = fb_affected,
+    .reset = fb_reset,
+    .exec = fb_exec,
+    .begin = fb_begin,
+    .commit = fb_commit,
+    .rollback = fb_rollback,
+    .bulk_begin = fb_bulk_begin,
+    .bulk_row = fb_bulk_row,
+    .bulk_end = fb_bulk_end,
+    .stats = fb_stats,
+    .server_info = fb_server_info,
+    .conn_cache_stats = fb_conn_cache_stats,
+    .table_exists = fb_table_exists,
+};
+
+#endif /* DG_HAVE_FIREBIRD */
