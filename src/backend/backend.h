@@ -219,7 +219,8 @@ struct dg_backend {
     const char *(*colname)(dg_stmt *s, int i);
     /* Column i of the current row; text is borrowed until the next fetch/execute/reset. */
     void (*column)(dg_stmt *s, int i, dg_value *out);
-    /* Rows changed by the last execute (DML), -1 if unknown. */
+    /* Rows changed by the last execute (DML), -1 if unknown. May cost a round trip
+     * (Firebird): call it only when the count matters. */
     int64_t (*affected)(dg_stmt *s);
     /* Discards unread rows so the connection can run other statements. */
     void (*reset)(dg_stmt *s);
@@ -325,10 +326,13 @@ static inline int dg_begin(dg_conn *c, const dg_txopts *tx, dg_err *err)
         c->in_tx = true;
     return rc;
 }
+/* A failed commit leaves in_tx set: some databases keep the transaction open (SQLite after
+ * SQLITE_BUSY, Firebird), and the caller's rollback then ends it; on the others a rollback
+ * without a transaction is harmless. */
 static inline int dg_commit(dg_conn *c, dg_err *err)
 {
     int rc = c->be->commit(c, err);
-    c->in_tx = false;
+    c->in_tx = rc != 0;
     return rc;
 }
 static inline int dg_rollback(dg_conn *c, dg_err *err)

@@ -282,8 +282,11 @@ static void *terminal_main(void *arg)
             atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE &&
             measured_done >= cfg->transactions)
             break;
-        if (!t->conn && !reconnect(t))
+        if (!t->conn && !reconnect(t)) {
+            if (!stop_requested() && dg_now_ns() < r->end_ns)
+                atomic_store(&t->aborted, true);
             break;
+        }
 
         int type = choose_type(r, &t->rng);
         if (pause && rate_per_term <= 0) { /* keying time: before the clock starts */
@@ -367,8 +370,12 @@ static void *terminal_main(void *arg)
                 if (first)
                     dg_log_warn("%s%s (reconnecting; further errors of this kind are counted)",
                                 ctx, e.msg);
-                if (!reconnect(t))
+                if (!reconnect(t)) {
+                    /* the run ended while reconnecting, or the database refuses us for good */
+                    if (!stop_requested() && dg_now_ns() < r->end_ns)
+                        atomic_store(&t->aborted, true);
                     goto out;
+                }
                 now = dg_now_ns();
                 break;
             case DG_EC_RETRY:
