@@ -38,7 +38,9 @@ typedef enum dg_vtype {
     DG_V_NULL = 0,
     DG_V_INT,     /* u.i */
     DG_V_DOUBLE,  /* u.d */
-    DG_V_TEXT,    /* u.s: pointer + length, NUL-terminated */
+    DG_V_TEXT,    /* u.s: pointer + length; need not be NUL-terminated, but the byte at
+                     ptr[len] must be readable (a C string, or a slice of a larger buffer):
+                     backends that need a terminator copy only when it is not NUL */
     DG_V_NUMERIC, /* u.n: exact decimal = unscaled / 10^scale (money, TPC-C numerics) */
 } dg_vtype;
 

@@ -1,13 +1,14 @@
 /*
  * conformance.c - one body of backend checks run against every database.
  *
- * usage: dg_conformance URL
+ * usage: dg_conformance URL [TEST...]   (all checks, or only the named test_* functions)
  *
  * Each check talks to the real database behind URL through backend.h only, so the same
  * expectations hold for SQLite, PostgreSQL, MariaDB and Firebird: URL handling and password
  * redaction, typed parameters and NULLs round-tripping, transactions, snapshot reads,
- * bulk load, statistics, server facts, and error classes provoked for real (bad SQL,
- * unique violation, a deadlock between two connections where the database has one).
+ * result reading (partial fetch and reset, long values), bulk load, statistics, server
+ * facts, and error classes provoked for real (bad SQL, unique violation, a deadlock and a
+ * serialization failure between two connections where the database has them).
  * Tables are named dgc_* and dropped before and after.
  */
 #include "backend/backend.h"
@@ -77,8 +78,16 @@ static void test_url_redaction(void)
     dg_url u;
     dg_err e;
     if (dg_url_parse(url, &u, &e) == 0) {
-        if (u.password && *u.password)
-            DG_CHECK(strstr(c->url_redacted, u.password) == NULL);
+        if (u.password && *u.password) {
+            /* a password that is also the user or database name shows as those; then it
+             * must at least not show in the password's place */
+            char needle[256];
+            bool public_name = (u.user && !strcmp(u.user, u.password)) ||
+                               (u.path && !strcmp(u.path, u.password));
+            snprintf(needle, sizeof needle, public_name ? ":%s@" : "%s", u.password);
+            DG_CHECK(strstr(c->url_redacted, needle) == NULL);
+            DG_CHECK(strstr(c->url_redacted, "***") != NULL);
+        }
         dg_url_free(&u);
     }
     char *r = dg_url_redact("postgres://bob:s3cret@h:5432/db?password=s3cret");
@@ -274,6 +283,155 @@ static void test_bulk_and_stats(void)
     dg_conn_close(c);
 }
 
+/* Result reading: partial fetch then reset leaves the connection usable; re-executing
+ * starts from the first row; long values (beyond any initial buffer) and text parameters
+ * that are not NUL-terminated at their length round-trip; column names are known. */
+static void test_results(void)
+{
+    dg_conn *c = connect_or_die();
+    dg_err e;
+    drop_quietly(c, "dgc_res");
+    DG_CHECK_INT(exec_t(c, "CREATE TABLE dgc_res (id {int} NOT NULL PRIMARY KEY, s {clob})"), 0);
+    dg_stmt *ins = NULL, *all = NULL, *one = NULL;
+    DG_CHECK_INT(dg_prepare(c, "INSERT INTO dgc_res (id, s) VALUES (?, ?)", &ins, &e), 0);
+    static char big[20001];
+    for (int i = 0; i < 20000; i++)
+        big[i] = (char)('a' + i % 26);
+    const char *partial = "abcdefXYZ"; /* bound with length 6: "abcdef" */
+    for (int i = 1; i <= 5; i++) {
+        dg_value r[2] = {dg_vint(i), i == 2 ? dg_vtext(partial, 6)
+                                     : i == 3 ? dg_vtext(big, 20000)
+                                              : dg_vstr("short")};
+        DG_CHECK_INT(dg_execute(ins, r, 2, &e), 0);
+    }
+    DG_CHECK_INT(dg_prepare(c, "SELECT id, s FROM dgc_res ORDER BY id", &all, &e), 0);
+    DG_CHECK_INT(dg_prepare(c, "SELECT s FROM dgc_res WHERE id = ?", &one, &e), 0);
+    /* partial fetch, reset, another statement, then the first again from its start */
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    DG_CHECK_INT(dg_fetch(all, &e), 1);
+    DG_CHECK_INT(dg_ncols(all), 2);
+    const char *name = dg_colname(all, 1);
+    DG_CHECK(name && (!strcmp(name, "s") || !strcmp(name, "S")));
+    dg_stmt_reset(all);
+    dg_value p = dg_vint(2), v;
+    char buf[64];
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(one, &e), 1);
+    dg_column(one, 0, &v);
+    dg_value_format(&v, buf, sizeof buf);
+    DG_CHECK_STR(buf, "abcdef");
+    dg_stmt_reset(one);
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    int rows = 0;
+    int64_t first = 0;
+    while (dg_fetch(all, &e) == 1) {
+        if (rows++ == 0) {
+            dg_column(all, 0, &v);
+            dg_value_as_int(&v, &first);
+        }
+        dg_column(all, 0, &v);
+        int64_t id = 0;
+        dg_value_as_int(&v, &id);
+        dg_column(all, 1, &v);
+        if (id == 3) {
+            DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 20000);
+            DG_CHECK(v.type == DG_V_TEXT && memcmp(v.u.s.ptr, big, 20000) == 0);
+            DG_CHECK(v.type == DG_V_TEXT && v.u.s.ptr[20000] == '\0');
+        }
+    }
+    DG_CHECK_INT(rows, 5);
+    DG_CHECK_INT(first, 1);
+    /* a long value read by the same statement after short ones (buffers grow) */
+    p = dg_vint(1);
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(one, &e), 1);
+    dg_stmt_reset(one);
+    p = dg_vint(3);
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(one, &e), 1);
+    dg_column(one, 0, &v);
+    DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 20000 && memcmp(v.u.s.ptr, big, 20000) == 0);
+    DG_CHECK_INT(dg_fetch(one, &e), 0);
+    dg_stmt_free(one);
+    dg_stmt_free(all);
+    dg_stmt_free(ins);
+    drop_quietly(c, "dgc_res");
+    dg_conn_close(c);
+}
+
+/* Two transactions at SERIALIZABLE both read a row, then both update it: a database with
+ * isolation levels and concurrent writers must refuse one of them with a RETRY-class
+ * error (serialization failure, or a deadlock where reads take shared locks), commit the
+ * other, and the row must show exactly one update. */
+typedef struct ser_arg {
+    pthread_barrier_t *after_read;
+    int rc;
+    dg_err err;
+} ser_arg;
+
+static void *serialization_side(void *p)
+{
+    ser_arg *a = p;
+    dg_conn *c = connect_or_die();
+    dg_stmt *sel = NULL, *upd = NULL;
+    dg_err e;
+    dg_txopts tx = {.isolation = DG_ISO_SERIALIZABLE, .write = true};
+    a->rc = dg_prepare(c, "SELECT v FROM dgc_ser WHERE id = 1", &sel, &a->err);
+    if (a->rc == 0)
+        a->rc = dg_prepare(c, "UPDATE dgc_ser SET v = v + 1 WHERE id = 1", &upd, &a->err);
+    if (a->rc == 0)
+        a->rc = dg_begin(c, &tx, &a->err);
+    if (a->rc == 0 && (a->rc = dg_execute(sel, NULL, 0, &a->err)) == 0) {
+        while (dg_fetch(sel, &a->err) == 1)
+            ;
+    }
+    pthread_barrier_wait(a->after_read); /* both have read before either writes */
+    if (a->rc == 0)
+        a->rc = dg_execute(upd, NULL, 0, &a->err);
+    if (a->rc == 0)
+        a->rc = dg_commit(c, &a->err);
+    else if (c->in_tx)
+        dg_rollback(c, &e);
+    dg_stmt_free(sel);
+    dg_stmt_free(upd);
+    dg_conn_close(c);
+    return NULL;
+}
+
+static void test_serialization(void)
+{
+    dg_conn *c = connect_or_die();
+    if (!dg_has_cap(c, DG_CAP_ISOLATION) || !dg_has_cap(c, DG_CAP_CONCURRENT_WRITERS)) {
+        dg_conn_close(c);
+        fprintf(stderr, "  (no isolation levels or a single writer: no serialization test)\n");
+        return;
+    }
+    drop_quietly(c, "dgc_ser");
+    DG_CHECK_INT(exec_t(c, "CREATE TABLE dgc_ser (id {int} NOT NULL PRIMARY KEY, v {int})"), 0);
+    DG_CHECK_INT(exec_t(c, "INSERT INTO dgc_ser (id, v) VALUES (1, 0)"), 0);
+    pthread_barrier_t bar;
+    pthread_barrier_init(&bar, NULL, 2);
+    ser_arg a = {&bar, 0, {0}}, b = {&bar, 0, {0}};
+    pthread_t ta, tb;
+    pthread_create(&ta, NULL, serialization_side, &a);
+    pthread_create(&tb, NULL, serialization_side, &b);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    pthread_barrier_destroy(&bar);
+    DG_CHECK((a.rc != 0) + (b.rc != 0) == 1);
+    const ser_arg *loser = a.rc ? &a : &b;
+    DG_CHECK_INT(loser->err.cls, DG_EC_RETRY);
+    fprintf(stderr, "  serialization failure reported as: %s [%s]\n", loser->err.msg,
+            loser->err.sqlstate);
+    int64_t v = -1;
+    bool found = false;
+    dg_err e;
+    DG_CHECK_INT(dg_query_int(c, "SELECT v FROM dgc_ser WHERE id = 1", NULL, 0, &v, &found, &e), 0);
+    DG_CHECK_INT(v, 1);
+    drop_quietly(c, "dgc_ser");
+    dg_conn_close(c);
+}
+
 /* Two connections update two rows in opposite orders: a database with row locks and
  * concurrent writers must break the deadlock with a RETRY-class error for one of them. */
 typedef struct dl_arg {
@@ -335,18 +493,36 @@ static void test_deadlock(void)
     dg_conn_close(c);
 }
 
+/* usage: dg_conformance URL [TEST...]: all checks, or only the named ones */
+static bool selected(int argc, char **argv, const char *name)
+{
+    if (argc <= 2)
+        return true;
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], name))
+            return true;
+    return false;
+}
+#define RUN_IF(fn)                                                                           \
+    do {                                                                                     \
+        if (selected(argc, argv, #fn))                                                       \
+            DG_RUN(fn);                                                                      \
+    } while (0)
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: dg_conformance URL\n");
+    if (argc < 2) {
+        fprintf(stderr, "usage: dg_conformance URL [TEST...]\n");
         return 2;
     }
     url = argv[1];
-    DG_RUN(test_url_redaction);
-    DG_RUN(test_types_roundtrip);
-    DG_RUN(test_transactions);
-    DG_RUN(test_errors);
-    DG_RUN(test_bulk_and_stats);
-    DG_RUN(test_deadlock);
+    RUN_IF(test_url_redaction);
+    RUN_IF(test_types_roundtrip);
+    RUN_IF(test_transactions);
+    RUN_IF(test_errors);
+    RUN_IF(test_results);
+    RUN_IF(test_bulk_and_stats);
+    RUN_IF(test_deadlock);
+    RUN_IF(test_serialization);
     DG_TEST_END();
 }

@@ -1,0 +1,1334 @@
+/*
+ * mysql.c - the MariaDB / MySQL backend (libmariadb, MariaDB Connector/C).
+ *
+ * URL: mysql://user:pass@host:port/db (also mariadb://). ?socket=/path connects through a
+ * unix socket (the host is then ignored); ?connect_timeout=s, ?charset=name,
+ * ?local_infile=0 (never use LOAD DATA LOCAL), ?user= and ?password= are client options;
+ * any other ?k=v, and every dg_connopts setting (--conn), becomes `SET SESSION k = v`, run
+ * by the client library as an init command while connecting (a bad name fails the
+ * connection with the server's message). Defaults: utf8mb4, connect
+ * timeout 10 s, LOAD DATA LOCAL allowed on the client side (served only from our own
+ * buffers: whatever file name a server asks for, it gets the rows being loaded), and
+ * multi-statement text commands (dg_exec may run several statements; BEGIN with an
+ * isolation level is one round trip). Loader sessions (bulk_session) add
+ * unique_checks=0, foreign_key_checks=0.
+ *
+ * Statements: server-side prepared statements (mysql_stmt_prepare once per statement and
+ * connection). Parameter values are written into per-statement buffers that stay bound;
+ * the binds go to the library again only when a parameter's type changes or a text buffer
+ * grows (so the types travel to the server once, not per execute). A result set is
+ * stored client-side right after execute (mysql_stmt_store_result), so rows left unread
+ * never block the connection and reset is cheap. fetch() only positions on the next row;
+ * column() converts the column asked for (mysql_stmt_fetch_column) into its buffer:
+ * integers as LONGLONG, floating point as DOUBLE, everything else as text in a buffer
+ * that grows (grow-only) when a value does not fit. DECIMAL comes back as an exact
+ * DG_V_NUMERIC when it fits. Rows that are read and discarded cost no conversion.
+ *
+ * Transactions: START TRANSACTION [READ ONLY], preceded by SET TRANSACTION ISOLATION LEVEL
+ * in the same round trip when an isolation level is asked for; COMMIT; ROLLBACK.
+ *
+ * Bulk load: LOAD DATA LOCAL INFILE when the server has local_infile=ON and the URL does
+ * not say ?local_infile=0 (rows are formatted tab-separated into a buffer and streamed to
+ * the server through a local-infile handler, one LOAD DATA per 8 MB), else multi-row
+ * INSERTs sized under max_allowed_packet; either way inside one transaction per bulk
+ * load. server_info reports which path the connection gets ("bulk_path").
+ *
+ * Errors: the vendor error number decides the class (1213 deadlock, 1205 lock wait
+ * timeout, 1020 record changed (snapshot isolation), 3572 NOWAIT: RETRY; client errors
+ * 2002/2003/2006/2013/2055 and server 1053/1927: CONN_LOST; duplicate key, foreign key,
+ * NOT NULL, CHECK: CONSTRAINT; syntax, unknown table/column/database, access denied,
+ * bad values: USER; otherwise by SQLSTATE class; the rest FATAL). After 1205 only the
+ * statement was rolled back: the runner's dg_rollback ends the transaction. A connection
+ * lost while a COMMIT (or an autocommit statement) was in flight is reported with
+ * SQLSTATE 08007 (transaction resolution unknown).
+ *
+ * Statistics: SHOW GLOBAL STATUS (Innodb_buffer_pool_read_requests - Innodb_buffer_pool_reads
+ * = cache hits, Innodb_buffer_pool_reads = misses, Innodb_pages_written, Com_commit and
+ * Com_rollback) and the size of the current database from information_schema.TABLES.
+ * Com_commit counts COMMIT statements: it equals dbgauge's committed count for workloads
+ * with explicit transactions; statements in autocommit mode are not in it.
+ *
+ * Layout: error classification, connection, statements (parameters, results),
+ * transactions, bulk load, statistics and server facts, the descriptor.
+ */
+#include "backend/backend.h"
+
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+#include <mysql.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_CONNECT_TIMEOUT 10
+#define INFILE_CHUNK_BYTES (8u << 20)
+#define INSERT_MAX_BYTES (4u << 20)
+#define RESULT_TEXT_INITIAL 64
+
+typedef struct my_conn {
+    dg_conn base; /* must be first */
+    MYSQL *my;
+    /* what mysql_real_connect got, kept to reconnect the monitor (see ensure_connected) */
+    char *host, *user, *pass, *db, *socket, *charset;
+    unsigned port, connect_timeout;
+    char **init_cmds; /* SET SESSION ..., NULL-terminated */
+    char *password;   /* scrubbed from messages; NULL when none or public (= user name) */
+    unsigned generation; /* bumped by a reconnect: statements prepare themselves again */
+    int local_infile;    /* server's local_infile: -1 not asked yet, 0 off, 1 on */
+    bool client_infile;  /* LOAD DATA LOCAL allowed by the URL (?local_infile=0: no) */
+    unsigned long max_packet;
+    struct my_bulk *infile; /* the bulk load the local-infile handler serves */
+} my_conn;
+
+typedef struct my_stmt {
+    dg_stmt base; /* must be first */
+    MYSQL_STMT *st;
+    unsigned generation;
+    /* parameters: values are written into these buffers, which stay bound; the binds are
+     * given to the library again only when a parameter's type changes or a text buffer
+     * grows (rebinding also makes the client resend the types) */
+    MYSQL_BIND *pbind;
+    long long *pint;
+    double *pdbl;
+    char (*pnum)[32];
+    char **ptext;
+    size_t *ptextcap;
+    unsigned long *plen;
+    my_bool *pnull;
+    bool pbound;
+    /* results: one bind per column, bound once (again after a buffer grew) */
+    int ncols;
+    MYSQL_RES *meta;
+    MYSQL_BIND *rbind;
+    long long *rint;
+    double *rdbl;
+    char **rtext;
+    unsigned long *rcap, *rlen;
+    my_bool *rnull, *rerr;
+    unsigned char *rkind; /* K_INT, K_DBL, K_TEXT, K_DECIMAL */
+    unsigned rowseq;      /* bumped by each fetched row */
+    unsigned *colseq;     /* rowseq when column i was last converted */
+    bool has_rows;        /* a stored result is being read */
+    int64_t affected;
+} my_stmt;
+
+enum { K_INT, K_DBL, K_TEXT, K_DECIMAL };
+
+typedef struct my_bulk {
+    dg_bulk base; /* must be first */
+    const char *table;
+    char *cols;         /* "(a, b, c)" */
+    int ncols;
+    bool infile;        /* LOAD DATA LOCAL path, else multi-row INSERT */
+    dg_strbuf buf;      /* tab-separated rows (infile) or the INSERT being built */
+    size_t sent;        /* infile: bytes of buf already handed to the server */
+    size_t flush_at;
+    int rows_in_insert;
+    char *esc;          /* INSERT path: escaped text (grow-only) */
+    size_t esccap;
+} my_bulk;
+
+/* ---- errors ----------------------------------------------------------------------------- */
+
+static dg_errclass classify(unsigned no, const char *st)
+{
+    switch (no) {
+    case 1213: /* ER_LOCK_DEADLOCK */
+    case 1205: /* ER_LOCK_WAIT_TIMEOUT: only the statement was rolled back */
+    case 1020: /* ER_CHECKREAD: record changed since last read (snapshot isolation) */
+    case 3572: /* ER_LOCK_NOWAIT (MySQL 8) */
+        return DG_EC_RETRY;
+    case 2002: /* CR_CONNECTION_ERROR (socket) */
+    case 2003: /* CR_CONN_HOST_ERROR */
+    case 2006: /* CR_SERVER_GONE_ERROR */
+    case 2013: /* CR_SERVER_LOST */
+    case 2055: /* CR_SERVER_LOST_EXTENDED */
+    case 1040: /* ER_CON_COUNT_ERROR: too many connections */
+    case 1053: /* ER_SERVER_SHUTDOWN */
+    case 1927: /* ER_CONNECTION_KILLED */
+    case 4031: /* ER_CLIENT_INTERACTION_TIMEOUT (MySQL 8) */
+        return DG_EC_CONN_LOST;
+    case 1062: /* ER_DUP_ENTRY */
+    case 1586: /* ER_DUP_ENTRY_WITH_KEY_NAME */
+    case 1169: /* ER_DUP_UNIQUE */
+    case 1451: /* ER_ROW_IS_REFERENCED_2 */
+    case 1452: /* ER_NO_REFERENCED_ROW_2 */
+    case 1216: /* ER_NO_REFERENCED_ROW */
+    case 1217: /* ER_ROW_IS_REFERENCED */
+    case 1048: /* ER_BAD_NULL_ERROR */
+    case 4025: /* ER_CONSTRAINT_FAILED (MariaDB CHECK) */
+    case 3819: /* ER_CHECK_CONSTRAINT_VIOLATED (MySQL) */
+        return DG_EC_CONSTRAINT;
+    case 1044: case 1045: case 1049: case 1050: case 1051: case 1052: case 1054:
+    case 1060: case 1061: case 1064: case 1091: case 1136: case 1142: case 1143:
+    case 1146: case 1148: case 1149: case 1193: case 1210: case 1227: case 1231:
+    case 1232: case 1235: case 1247: case 1264: case 1265: case 1292: case 1295:
+    case 1305: case 1366: case 1406: case 1364: case 3948:
+        return DG_EC_USER;
+    }
+    if (st && strlen(st) == 5) {
+        if (!strcmp(st, "40001"))
+            return DG_EC_RETRY;
+        if (!strncmp(st, "08", 2))
+            return DG_EC_CONN_LOST;
+        if (!strncmp(st, "23", 2))
+            return DG_EC_CONSTRAINT;
+        if (!strncmp(st, "42", 2) || !strncmp(st, "22", 2))
+            return DG_EC_USER;
+    }
+    return DG_EC_FATAL;
+}
+
+static void scrub(const my_conn *c, dg_err *e)
+{
+    if (!e || !c || !c->password)
+        return;
+    size_t n = strlen(c->password);
+    char *p;
+    while ((p = strstr(e->msg, c->password)) != NULL) {
+        memmove(p + 3, p + n, strlen(p + n) + 1);
+        memcpy(p, "***", 3);
+    }
+}
+
+/* Fills err from a vendor error. `inflight`: non-NULL ("COMMIT", "statement") when the
+ * command could have committed on its own (a COMMIT, or user SQL in autocommit mode): a
+ * connection lost then leaves the outcome unknown (SQLSTATE 08007). Returns DG_E_DB. */
+static int set_error(my_conn *c, unsigned no, const char *st, const char *msg,
+                     const char *inflight, dg_err *err)
+{
+    if (!err)
+        return DG_E_DB;
+    if (!st || !*st || !strcmp(st, "00000"))
+        st = NULL;
+    dg_errclass cls = classify(no, st);
+    if (cls == DG_EC_CONN_LOST && inflight)
+        dg_err_set(err, DG_E_DB, cls, (int)no, "08007",
+                   "connection lost during %s, its outcome is unknown: %s (%u)", inflight, msg,
+                   no);
+    else
+        dg_err_set(err, DG_E_DB, cls, (int)no, st ? st : (cls == DG_EC_CONN_LOST ? "08S01" : NULL),
+                   "%s", msg && *msg ? msg : "unknown MySQL error");
+    scrub(c, err);
+    return DG_E_DB;
+}
+
+static int conn_error(my_conn *c, const char *inflight, dg_err *err)
+{
+    return set_error(c, mysql_errno(c->my), mysql_sqlstate(c->my), mysql_error(c->my), inflight,
+                     err);
+}
+
+static int stmt_error(my_conn *c, MYSQL_STMT *st, const char *inflight, dg_err *err)
+{
+    return set_error(c, mysql_stmt_errno(st), mysql_stmt_sqlstate(st), mysql_stmt_error(st),
+                     inflight, err);
+}
+
+static bool in_transaction(my_conn *c)
+{
+    return (c->my->server_status & SERVER_STATUS_IN_TRANS) != 0 || c->base.in_tx;
+}
+
+/* Runs text SQL (possibly several statements), discarding result sets. `may_commit`: the
+ * SQL could change data on its own (user SQL, a COMMIT). */
+static int query(my_conn *c, const char *sql, bool may_commit, dg_err *err)
+{
+    const char *inflight = may_commit && !in_transaction(c) ? "statement" : NULL;
+    if (mysql_real_query(c->my, sql, (unsigned long)strlen(sql)))
+        return conn_error(c, inflight, err);
+    for (;;) {
+        MYSQL_RES *res = mysql_store_result(c->my);
+        if (res)
+            mysql_free_result(res);
+        else if (mysql_field_count(c->my) != 0)
+            return conn_error(c, inflight, err);
+        int next = mysql_next_result(c->my);
+        if (next > 0)
+            return conn_error(c, inflight, err);
+        if (next < 0)
+            return 0;
+    }
+}
+
+/* Runs a query whose result is read by the caller (mysql_free_result). */
+static int query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *err)
+{
+    if (mysql_real_query(c->my, sql, (unsigned long)strlen(sql)))
+        return conn_error(c, NULL, err);
+    MYSQL_RES *res = mysql_store_result(c->my);
+    if (!res)
+        return mysql_errno(c->my) ? conn_error(c, NULL, err)
+                                  : dg_err_fail(err, DG_E_DB, "query returned no result: %s", sql);
+    *out = res;
+    return 0;
+}
+
+/* ---- connection ------------------------------------------------------------------------- */
+
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+static void lib_init(void)
+{
+    mysql_library_init(0, NULL, NULL);
+}
+
+static int infile_init(void **ptr, const char *filename, void *userdata);
+static int infile_read(void *ptr, char *buf, unsigned int len);
+static void infile_end(void *ptr);
+static int infile_error(void *ptr, char *msg, unsigned int len);
+
+/* Is v a plain number (SET without quotes)? */
+static bool numeric_text(const char *v)
+{
+    const char *p = v;
+    if (*p == '-' || *p == '+')
+        p++;
+    if (!*p)
+        return false;
+    bool dot = false;
+    for (; *p; p++) {
+        if (*p == '.' && !dot)
+            dot = true;
+        else if (*p < '0' || *p > '9')
+            return false;
+    }
+    return true;
+}
+
+/* "SET SESSION name = value": value unquoted when a number or DEFAULT, else a quoted and
+ * escaped string (what MySQL takes for strings, enums and ON/OFF alike). */
+static int set_command(const char *name, const char *value, char **out, dg_err *err)
+{
+    for (const char *p = name; *p; p++)
+        if (!(*p == '_' || *p == '.' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9')))
+            return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                              "invalid MySQL setting name '%s'", name);
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sb_printf(&sb, "SET SESSION %s = ", name);
+    if (numeric_text(value) || !strcasecmp(value, "DEFAULT")) {
+        dg_sb_add(&sb, value);
+    } else {
+        dg_sb_addc(&sb, '\'');
+        for (const char *p = value; *p; p++) {
+            if (*p == '\'' || *p == '\\')
+                dg_sb_addc(&sb, '\\');
+            dg_sb_addc(&sb, *p);
+        }
+        dg_sb_addc(&sb, '\'');
+    }
+    *out = dg_sb_take(&sb);
+    return 0;
+}
+
+static void add_init(char ***v, int *n, char *cmd)
+{
+    *v = xrealloc(*v, sizeof **v * (size_t)(*n + 2));
+    (*v)[(*n)++] = cmd;
+    (*v)[*n] = NULL;
+}
+
+static dg_errclass classify_connect(unsigned no)
+{
+    switch (no) {
+    case 1045: /* access denied (password) */
+    case 1044: /* access denied to database */
+    case 1049: /* unknown database */
+    case 1193: /* unknown variable in an init command */
+    case 1231: case 1232: case 1064:
+    case 1698: /* access denied (plugin) */
+        return DG_EC_USER;
+    }
+    return classify(no, NULL) == DG_EC_CONN_LOST ? DG_EC_CONN_LOST : DG_EC_FATAL;
+}
+
+/* Opens a new client connection from the saved parameters into *out. */
+static int open_my(my_conn *c, MYSQL **out, dg_err *err)
+{
+    pthread_once(&lib_once, lib_init);
+    MYSQL *my = mysql_init(NULL);
+    if (!my)
+        return dg_err_fail(err, DG_E_NOMEM, "out of memory connecting to MySQL");
+    unsigned timeout = c->connect_timeout;
+    my_bool on = 1;
+    mysql_optionsv(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_optionsv(my, MYSQL_SET_CHARSET_NAME, c->charset ? c->charset : "utf8mb4");
+    if (c->client_infile)
+        mysql_optionsv(my, MYSQL_OPT_LOCAL_INFILE, &on);
+    for (char **p = c->init_cmds; p && *p; p++)
+        mysql_optionsv(my, MYSQL_INIT_COMMAND, *p);
+    if (!mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
+                            c->socket ? 0 : c->port, c->socket,
+                            CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS |
+                                (c->client_infile ? CLIENT_LOCAL_FILES : 0))) {
+        unsigned no = mysql_errno(my);
+        const char *st = mysql_sqlstate(my);
+        dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
+                   st && strcmp(st, "00000") ? st : "08001", "%s", mysql_error(my));
+        scrub(c, err);
+        mysql_close(my);
+        return DG_E_DB;
+    }
+    /* rows for LOAD DATA LOCAL come only from our buffers, never from files */
+    mysql_set_local_infile_handler(my, infile_init, infile_read, infile_end, infile_error, c);
+    c->local_infile = -1;
+    *out = my;
+    return 0;
+}
+
+static void my_close(dg_conn *conn)
+{
+    my_conn *c = (my_conn *)conn;
+    if (c->my)
+        mysql_close(c->my);
+    free(c->host);
+    free(c->user);
+    free(c->pass);
+    free(c->db);
+    free(c->socket);
+    free(c->charset);
+    for (char **p = c->init_cmds; p && *p; p++)
+        free(*p);
+    free(c->init_cmds);
+    free(c->password);
+    free(c->base.url_redacted);
+    free(c);
+}
+
+static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
+{
+    my_conn *c = xcalloc(1, sizeof *c);
+    int rc = 0, ninit = 0;
+    c->host = xstrdup(url->host ? url->host : "localhost");
+    c->user = url->user ? xstrdup(url->user) : NULL;
+    c->pass = url->password ? xstrdup(url->password) : NULL;
+    c->db = url->path && *url->path ? xstrdup(url->path) : NULL;
+    c->port = url->port > 0 ? (unsigned)url->port : 0;
+    c->connect_timeout = DEFAULT_CONNECT_TIMEOUT;
+    c->client_infile = true;
+    bool unique_given = false, fk_given = false;
+    for (int i = 0; i < url->nparams; i++) {
+        const dg_setting *p = &url->params[i];
+        if (!strcmp(p->name, "socket")) {
+            free(c->socket);
+            c->socket = xstrdup(p->value);
+        } else if (!strcmp(p->name, "connect_timeout")) {
+            c->connect_timeout = (unsigned)atoi(p->value);
+        } else if (!strcmp(p->name, "local_infile")) {
+            c->client_infile = atoi(p->value) != 0 || !strcasecmp(p->value, "on") ||
+                               !strcasecmp(p->value, "true");
+        } else if (!strcmp(p->name, "charset")) {
+            free(c->charset);
+            c->charset = xstrdup(p->value);
+        } else if (!strcmp(p->name, "password") || !strcmp(p->name, "user")) {
+            char **dst = p->name[0] == 'p' ? &c->pass : &c->user; /* as in the user info */
+            free(*dst);
+            *dst = xstrdup(p->value);
+        } else {
+            char *cmd;
+            if ((rc = set_command(p->name, p->value, &cmd, err)) != 0)
+                goto fail;
+            add_init(&c->init_cmds, &ninit, cmd);
+            unique_given |= !strcmp(p->name, "unique_checks");
+            fk_given |= !strcmp(p->name, "foreign_key_checks");
+        }
+    }
+    for (int i = 0; i < opts->nsettings; i++) {
+        char *cmd;
+        if ((rc = set_command(opts->settings[i].name, opts->settings[i].value, &cmd, err)) != 0)
+            goto fail;
+        add_init(&c->init_cmds, &ninit, cmd);
+        unique_given |= !strcmp(opts->settings[i].name, "unique_checks");
+        fk_given |= !strcmp(opts->settings[i].name, "foreign_key_checks");
+    }
+    if (opts->bulk_session) {
+        /* the loader writes rows in key order into fresh tables: skip the checks */
+        if (!unique_given)
+            add_init(&c->init_cmds, &ninit, xstrdup("SET SESSION unique_checks = 0"));
+        if (!fk_given)
+            add_init(&c->init_cmds, &ninit, xstrdup("SET SESSION foreign_key_checks = 0"));
+    }
+    if (c->pass && strlen(c->pass) >= 3 && !(c->user && !strcmp(c->pass, c->user)) &&
+        !(c->db && !strcmp(c->pass, c->db)))
+        c->password = xstrdup(c->pass);
+    if ((rc = open_my(c, &c->my, err)) != 0)
+        goto fail;
+    *out = &c->base;
+    return 0;
+fail:
+    my_close(&c->base);
+    return rc;
+}
+
+/* Reopens a dead monitor connection (not inside a transaction, whose work is lost anyway);
+ * statements notice the new generation and prepare themselves again. */
+static int reconnect(my_conn *c, dg_err *err)
+{
+    if (c->base.in_tx)
+        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003", "the connection was lost");
+    MYSQL *fresh = NULL;
+    int rc = open_my(c, &fresh, err);
+    if (rc)
+        return rc; /* keep the dead handle: calls on it fail cleanly (2006) */
+    mysql_close(c->my);
+    c->my = fresh;
+    c->generation++;
+    return 0;
+}
+
+/* ---- statements ------------------------------------------------------------------------- */
+
+static void free_results(my_stmt *s)
+{
+    if (s->meta)
+        mysql_free_result(s->meta);
+    s->meta = NULL;
+    for (int i = 0; i < s->ncols; i++)
+        free(s->rtext[i]);
+    free(s->rbind);
+    free(s->rint);
+    free(s->rdbl);
+    free(s->rtext);
+    free(s->rcap);
+    free(s->rlen);
+    free(s->rnull);
+    free(s->rerr);
+    free(s->rkind);
+    free(s->colseq);
+    s->colseq = NULL;
+    s->rbind = NULL;
+    s->rint = NULL;
+    s->rdbl = NULL;
+    s->rtext = NULL;
+    s->rcap = s->rlen = NULL;
+    s->rnull = s->rerr = NULL;
+    s->rkind = NULL;
+    s->ncols = 0;
+}
+
+/* Sets up one bind per result column (after prepare). */
+static int bind_results(my_conn *c, my_stmt *s, dg_err *err)
+{
+    free_results(s);
+    s->meta = mysql_stmt_result_metadata(s->st);
+    if (!s->meta)
+        return 0; /* no result set (DML, DDL) */
+    int n = (int)mysql_num_fields(s->meta);
+    MYSQL_FIELD *f = mysql_fetch_fields(s->meta);
+    s->ncols = n;
+    s->rbind = xcalloc((size_t)n, sizeof *s->rbind);
+    s->rint = xcalloc((size_t)n, sizeof *s->rint);
+    s->rdbl = xcalloc((size_t)n, sizeof *s->rdbl);
+    s->rtext = xcalloc((size_t)n, sizeof *s->rtext);
+    s->rcap = xcalloc((size_t)n, sizeof *s->rcap);
+    s->rlen = xcalloc((size_t)n, sizeof *s->rlen);
+    s->rnull = xcalloc((size_t)n, sizeof *s->rnull);
+    s->rerr = xcalloc((size_t)n, sizeof *s->rerr);
+    s->rkind = xcalloc((size_t)n, sizeof *s->rkind);
+    s->colseq = xcalloc((size_t)n, sizeof *s->colseq);
+    s->rowseq = 1;
+    for (int i = 0; i < n; i++) {
+        MYSQL_BIND *b = &s->rbind[i];
+        b->is_null = &s->rnull[i];
+        b->length = &s->rlen[i];
+        b->error = &s->rerr[i];
+        bool is_unsigned = (f[i].flags & UNSIGNED_FLAG) != 0;
+        switch (f[i].type) {
+        case MYSQL_TYPE_TINY:
+        case MYSQL_TYPE_SHORT:
+        case MYSQL_TYPE_INT24:
+        case MYSQL_TYPE_LONG:
+        case MYSQL_TYPE_YEAR:
+            s->rkind[i] = K_INT;
+            b->buffer_type = MYSQL_TYPE_LONGLONG;
+            b->buffer = &s->rint[i];
+            break;
+        case MYSQL_TYPE_LONGLONG:
+            if (!is_unsigned) { /* unsigned BIGINT may not fit: read it as text */
+                s->rkind[i] = K_INT;
+                b->buffer_type = MYSQL_TYPE_LONGLONG;
+                b->buffer = &s->rint[i];
+                break;
+            }
+            /* fall through */
+        default:
+            s->rkind[i] = f[i].type == MYSQL_TYPE_NEWDECIMAL || f[i].type == MYSQL_TYPE_DECIMAL
+                              ? K_DECIMAL
+                              : K_TEXT;
+            s->rcap[i] = RESULT_TEXT_INITIAL;
+            s->rtext[i] = xmalloc(s->rcap[i]);
+            b->buffer_type = MYSQL_TYPE_STRING;
+            b->buffer = s->rtext[i];
+            b->buffer_length = s->rcap[i];
+            break;
+        case MYSQL_TYPE_FLOAT:
+        case MYSQL_TYPE_DOUBLE:
+            s->rkind[i] = K_DBL;
+            b->buffer_type = MYSQL_TYPE_DOUBLE;
+            b->buffer = &s->rdbl[i];
+            break;
+        }
+    }
+    /* not given to mysql_stmt_bind_result: fetch() only positions on a row and column()
+     * converts the columns asked for (rows read and discarded cost no conversion) */
+    (void)c;
+    (void)err;
+    return 0;
+}
+
+/* Creates and prepares s->st on the current connection. */
+static int prepare_on_server(my_conn *c, my_stmt *s, dg_err *err)
+{
+    if (s->st)
+        mysql_stmt_close(s->st);
+    s->st = mysql_stmt_init(c->my);
+    if (!s->st)
+        return conn_error(c, NULL, err);
+    if (mysql_stmt_prepare(s->st, s->base.sql, (unsigned long)strlen(s->base.sql)))
+        return stmt_error(c, s->st, NULL, err);
+    s->generation = c->generation;
+    s->has_rows = false;
+    s->pbound = false; /* a new handle has no parameter binds yet */
+    return bind_results(c, s, err);
+}
+
+static void my_stmt_free(dg_stmt *stmt)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    if (s->st)
+        mysql_stmt_close(s->st);
+    free_results(s);
+    for (int i = 0; i < s->base.nparams && s->ptext; i++)
+        free(s->ptext[i]);
+    free(s->ptext);
+    free(s->ptextcap);
+    free(s->pnull);
+    free(s->pbind);
+    free(s->pint);
+    free(s->pdbl);
+    free(s->pnum);
+    free(s->plen);
+    free(s->base.sql);
+    free(s);
+}
+
+static int my_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err)
+{
+    my_conn *c = (my_conn *)conn;
+    my_stmt *s = xcalloc(1, sizeof *s);
+    s->base.conn = conn;
+    s->base.sql = xstrdup(sql);
+    s->affected = -1;
+    int rc = prepare_on_server(c, s, err);
+    if (rc) {
+        my_stmt_free(&s->base);
+        return rc;
+    }
+    int n = (int)mysql_stmt_param_count(s->st);
+    s->base.nparams = n;
+    size_t np = n > 0 ? (size_t)n : 1;
+    s->pbind = xcalloc(np, sizeof *s->pbind);
+    s->pint = xcalloc(np, sizeof *s->pint);
+    s->pdbl = xcalloc(np, sizeof *s->pdbl);
+    s->pnum = xcalloc(np, sizeof *s->pnum);
+    s->ptext = xcalloc(np, sizeof *s->ptext);
+    s->ptextcap = xcalloc(np, sizeof *s->ptextcap);
+    s->plen = xcalloc(np, sizeof *s->plen);
+    s->pnull = xcalloc(np, sizeof *s->pnull);
+    for (int i = 0; i < n; i++) {
+        s->pbind[i].buffer_type = MYSQL_TYPE_NULL;
+        s->pbind[i].is_null = &s->pnull[i];
+        s->pbind[i].length = &s->plen[i];
+    }
+    *out = &s->base;
+    return 0;
+}
+
+/* Stores parameter i; returns true when its bind changed (type, or a text buffer moved). */
+static bool set_param(my_stmt *s, int i, const dg_value *v)
+{
+    MYSQL_BIND *b = &s->pbind[i];
+    enum enum_field_types type;
+    void *buffer;
+    s->pnull[i] = 0;
+    switch (v->type) {
+    case DG_V_NULL:
+        s->pnull[i] = 1; /* keeps the bind's type: no rebind for NULL */
+        return false;
+    case DG_V_INT:
+        s->pint[i] = v->u.i;
+        type = MYSQL_TYPE_LONGLONG;
+        buffer = &s->pint[i];
+        break;
+    case DG_V_DOUBLE:
+        s->pdbl[i] = v->u.d;
+        type = MYSQL_TYPE_DOUBLE;
+        buffer = &s->pdbl[i];
+        break;
+    case DG_V_NUMERIC: /* exact: the decimal text */
+        dg_value_format(v, s->pnum[i], sizeof s->pnum[i]);
+        s->plen[i] = (unsigned long)strlen(s->pnum[i]);
+        type = MYSQL_TYPE_NEWDECIMAL;
+        buffer = s->pnum[i];
+        break;
+    case DG_V_TEXT:
+        if (s->ptextcap[i] < v->u.s.len + 1) {
+            size_t cap = s->ptextcap[i] ? s->ptextcap[i] : 64;
+            while (cap < v->u.s.len + 1)
+                cap *= 2;
+            s->ptext[i] = xrealloc(s->ptext[i], cap);
+            s->ptextcap[i] = cap;
+        }
+        memcpy(s->ptext[i], v->u.s.ptr, v->u.s.len);
+        s->plen[i] = (unsigned long)v->u.s.len;
+        type = MYSQL_TYPE_STRING;
+        buffer = s->ptext[i];
+        break;
+    default:
+        return false;
+    }
+    if (b->buffer_type == type && b->buffer == buffer)
+        return false;
+    b->buffer_type = type;
+    b->buffer = buffer;
+    b->buffer_length = type == MYSQL_TYPE_STRING ? (unsigned long)s->ptextcap[i]
+                                                 : (unsigned long)sizeof s->pnum[i];
+    return true;
+}
+
+static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    my_conn *c = (my_conn *)stmt->conn;
+    if (s->has_rows) {
+        mysql_stmt_free_result(s->st);
+        s->has_rows = false;
+    }
+    s->affected = -1;
+    if (n != s->base.nparams)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "statement takes %d parameters, %d given", s->base.nparams, n);
+    if (s->generation != c->generation) {
+        int rc = prepare_on_server(c, s, err);
+        if (rc)
+            return rc;
+    }
+    const char *inflight = in_transaction(c) ? NULL : "statement";
+    if (n > 0) {
+        bool rebind = !s->pbound;
+        for (int i = 0; i < n; i++)
+            rebind |= set_param(s, i, &params[i]);
+        if (rebind) {
+            if (mysql_stmt_bind_param(s->st, s->pbind))
+                return stmt_error(c, s->st, NULL, err);
+            s->pbound = true;
+        }
+    }
+    if (mysql_stmt_execute(s->st))
+        return stmt_error(c, s->st, inflight, err);
+    if (s->ncols > 0 && mysql_stmt_field_count(s->st) > 0) {
+        if (mysql_stmt_store_result(s->st))
+            return stmt_error(c, s->st, inflight, err);
+        s->has_rows = true;
+        s->affected = (int64_t)mysql_stmt_num_rows(s->st);
+    } else {
+        s->affected = (int64_t)mysql_stmt_affected_rows(s->st);
+    }
+    return 0;
+}
+
+static int my_fetch(dg_stmt *stmt, dg_err *err)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    my_conn *c = (my_conn *)stmt->conn;
+    if (!s->has_rows)
+        return 0;
+    /* only positions on the row: columns are converted when column() asks for them */
+    int r = mysql_stmt_fetch(s->st);
+    if (r == 0 || r == MYSQL_DATA_TRUNCATED) {
+        s->rowseq++;
+        return 1;
+    }
+    mysql_stmt_free_result(s->st);
+    s->has_rows = false;
+    if (r == MYSQL_NO_DATA)
+        return 0;
+    return stmt_error(c, s->st, NULL, err);
+}
+
+/* Converts column i of the current row into its buffer; a text value that does not fit
+ * (with its NUL) grows the buffer (grow-only) and is read again. */
+static bool load_column(my_stmt *s, int i)
+{
+    MYSQL_BIND *b = &s->rbind[i];
+    if (mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
+        return false;
+    if ((s->rkind[i] == K_TEXT || s->rkind[i] == K_DECIMAL) && !s->rnull[i] &&
+        s->rlen[i] >= s->rcap[i]) {
+        unsigned long cap = s->rcap[i];
+        while (cap <= s->rlen[i])
+            cap *= 2;
+        s->rtext[i] = xrealloc(s->rtext[i], cap);
+        s->rcap[i] = cap;
+        b->buffer = s->rtext[i];
+        b->buffer_length = cap;
+        if (mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
+            return false;
+    }
+    s->colseq[i] = s->rowseq;
+    return true;
+}
+
+static int my_ncols(dg_stmt *stmt)
+{
+    return ((my_stmt *)stmt)->ncols;
+}
+
+static const char *my_colname(dg_stmt *stmt, int i)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    if (!s->meta || i < 0 || i >= s->ncols)
+        return NULL;
+    return mysql_fetch_fields(s->meta)[i].name;
+}
+
+static bool parse_decimal(const char *p, dg_value *out)
+{
+    bool neg = *p == '-';
+    if (neg)
+        p++;
+    int64_t u = 0;
+    int digits = 0, scale = 0;
+    bool dot = false;
+    for (; *p; p++) {
+        if (*p == '.' && !dot) {
+            dot = true;
+            continue;
+        }
+        if (*p < '0' || *p > '9' || ++digits > 18)
+            return false;
+        u = u * 10 + (*p - '0');
+        scale += dot;
+    }
+    if (digits == 0)
+        return false;
+    *out = dg_vnumeric(neg ? -u : u, scale);
+    return true;
+}
+
+static void my_column(dg_stmt *stmt, int i, dg_value *out)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    if (!s->has_rows || i < 0 || i >= s->ncols ||
+        (s->colseq[i] != s->rowseq && !load_column(s, i)) || s->rnull[i]) {
+        *out = dg_vnull();
+        return;
+    }
+    switch (s->rkind[i]) {
+    case K_INT:
+        *out = dg_vint(s->rint[i]);
+        return;
+    case K_DBL:
+        *out = dg_vdouble(s->rdbl[i]);
+        return;
+    case K_DECIMAL:
+        s->rtext[i][s->rlen[i]] = '\0';
+        if (parse_decimal(s->rtext[i], out))
+            return;
+        break;
+    }
+    s->rtext[i][s->rlen[i]] = '\0';
+    *out = dg_vtext(s->rtext[i], s->rlen[i]);
+}
+
+static int64_t my_affected(dg_stmt *stmt)
+{
+    return ((my_stmt *)stmt)->affected;
+}
+
+static void my_reset(dg_stmt *stmt)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    if (s->has_rows) {
+        mysql_stmt_free_result(s->st);
+        s->has_rows = false;
+    }
+}
+
+static int my_exec(dg_conn *conn, const char *sql, dg_err *err)
+{
+    return query((my_conn *)conn, sql, true, err);
+}
+
+/* ---- transactions ---------------------------------------------------------------------- */
+
+static int my_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
+{
+    static const char *const sql[4][2] = {
+        {"START TRANSACTION", "START TRANSACTION READ ONLY"},
+        {"SET TRANSACTION ISOLATION LEVEL READ COMMITTED; START TRANSACTION",
+         "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; START TRANSACTION READ ONLY"},
+        {"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION",
+         "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION READ ONLY"},
+        {"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; START TRANSACTION",
+         "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; START TRANSACTION READ ONLY"},
+    };
+    int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
+                  ? (int)tx->isolation
+                  : 0;
+    return query((my_conn *)conn, sql[iso][tx && tx->read_only], false, err);
+}
+
+static int my_commit(dg_conn *conn, dg_err *err)
+{
+    my_conn *c = (my_conn *)conn;
+    if (mysql_real_query(c->my, "COMMIT", 6))
+        return conn_error(c, "COMMIT", err);
+    return 0;
+}
+
+static int my_rollback(dg_conn *conn, dg_err *err)
+{
+    my_conn *c = (my_conn *)conn;
+    /* also after 1205 (lock wait timeout), which rolled back only the statement */
+    if (mysql_real_query(c->my, "ROLLBACK", 8))
+        return conn_error(c, NULL, err);
+    return 0;
+}
+
+/* ---- bulk load ----------------------------------------------------------------------------- */
+
+/* The local-infile handler: whatever file the server asks for, it reads the pending rows
+ * of the connection's current bulk load (nothing when there is none). */
+static int infile_init(void **ptr, const char *filename, void *userdata)
+{
+    (void)filename;
+    *ptr = userdata;
+    return 0;
+}
+
+static int infile_read(void *ptr, char *buf, unsigned int len)
+{
+    my_conn *c = ptr;
+    my_bulk *b = c->infile;
+    if (!b)
+        return 0;
+    size_t left = b->buf.len - b->sent;
+    size_t n = left < len ? left : len;
+    memcpy(buf, b->buf.buf + b->sent, n);
+    b->sent += n;
+    return (int)n;
+}
+
+static void infile_end(void *ptr)
+{
+    (void)ptr;
+}
+
+static int infile_error(void *ptr, char *msg, unsigned int len)
+{
+    (void)ptr;
+    snprintf(msg, len, "dbgauge serves LOAD DATA LOCAL only for its own bulk loads");
+    return 2000; /* CR_UNKNOWN_ERROR */
+}
+
+/* The server's local_infile and max_allowed_packet, asked once per connection. */
+static int server_limits(my_conn *c, dg_err *err)
+{
+    if (c->local_infile >= 0)
+        return 0;
+    MYSQL_RES *res = NULL;
+    int rc = query_result(c, "SELECT @@local_infile, @@max_allowed_packet", &res, err);
+    if (rc)
+        return rc;
+    MYSQL_ROW row = mysql_fetch_row(res);
+    c->local_infile = row && row[0] && atoi(row[0]) == 1;
+    c->max_packet = row && row[1] ? strtoul(row[1], NULL, 10) : 1u << 20;
+    mysql_free_result(res);
+    return 0;
+}
+
+static int bulk_send(my_bulk *b, dg_err *err)
+{
+    my_conn *c = (my_conn *)b->base.conn;
+    if (b->infile) {
+        if (b->buf.len == 0)
+            return 0;
+        dg_strbuf sql = DG_STRBUF_INIT;
+        dg_sb_printf(&sql,
+                     "LOAD DATA LOCAL INFILE 'dbgauge-bulk' INTO TABLE %s CHARACTER SET utf8mb4 "
+                     "FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' %s",
+                     b->table, b->cols);
+        b->sent = 0;
+        c->infile = b;
+        int rc = query(c, dg_sb_str(&sql), false, err);
+        c->infile = NULL;
+        dg_sb_free(&sql);
+        if (rc == 0 && mysql_warning_count(c->my) > 0) {
+            /* LOAD DATA turns bad values into warnings; a load must be exact */
+            MYSQL_RES *w = NULL;
+            if (query_result(c, "SHOW WARNINGS LIMIT 1", &w, NULL) == 0) {
+                MYSQL_ROW row = mysql_fetch_row(w);
+                rc = dg_err_set(err, DG_E_DB, DG_EC_USER, row && row[1] ? atoi(row[1]) : 0,
+                                NULL, "LOAD DATA into %s: %s", b->table,
+                                row && row[2] ? row[2] : "warnings");
+                mysql_free_result(w);
+            }
+        }
+        b->base.bytes += b->buf.len;
+        dg_sb_reset(&b->buf);
+        return rc;
+    }
+    if (b->rows_in_insert == 0)
+        return 0;
+    int rc = query(c, dg_sb_str(&b->buf), false, err);
+    b->base.bytes += b->buf.len;
+    dg_sb_reset(&b->buf);
+    b->rows_in_insert = 0;
+    return rc;
+}
+
+static int my_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
+                         dg_bulk **out, dg_err *err)
+{
+    my_conn *c = (my_conn *)conn;
+    int rc = server_limits(c, err);
+    if (rc)
+        return rc;
+    if ((rc = query(c, "START TRANSACTION", false, err)) != 0)
+        return rc;
+    my_bulk *b = xcalloc(1, sizeof *b);
+    b->base.conn = conn;
+    b->table = table;
+    b->ncols = ncols;
+    b->infile = c->local_infile == 1 && c->client_infile;
+    dg_strbuf cl = DG_STRBUF_INIT;
+    dg_sb_addc(&cl, '(');
+    for (int i = 0; i < ncols; i++)
+        dg_sb_printf(&cl, "%s%s", i ? ", " : "", cols[i]);
+    dg_sb_addc(&cl, ')');
+    b->cols = dg_sb_take(&cl);
+    size_t packet = c->max_packet > 4096 ? c->max_packet - 1024 : 4096;
+    b->flush_at = b->infile ? INFILE_CHUNK_BYTES : (packet < INSERT_MAX_BYTES ? packet / 2 : INSERT_MAX_BYTES);
+    *out = &b->base;
+    return 0;
+}
+
+/* LOAD DATA field: \N for NULL; backslash, tab, newline, CR and NUL escaped. */
+static void infile_value(dg_strbuf *sb, const dg_value *v)
+{
+    char num[32];
+    switch (v->type) {
+    case DG_V_NULL:
+        dg_sb_addn(sb, "\\N", 2);
+        return;
+    case DG_V_TEXT: {
+        const char *p = v->u.s.ptr, *e = p + v->u.s.len, *run = p;
+        for (; p < e; p++) {
+            const char *esc = NULL;
+            switch (*p) {
+            case '\\': esc = "\\\\"; break;
+            case '\t': esc = "\\t"; break;
+            case '\n': esc = "\\n"; break;
+            case '\r': esc = "\\r"; break;
+            case '\0': esc = "\\0"; break;
+            }
+            if (esc) {
+                dg_sb_addn(sb, run, (size_t)(p - run));
+                dg_sb_addn(sb, esc, 2);
+                run = p + 1;
+            }
+        }
+        dg_sb_addn(sb, run, (size_t)(e - run));
+        return;
+    }
+    default:
+        dg_value_format(v, num, sizeof num);
+        dg_sb_add(sb, num);
+        return;
+    }
+}
+
+/* INSERT literal: NULL, a number, or a quoted string escaped by the client library (which
+ * knows the connection's character set and NO_BACKSLASH_ESCAPES). */
+static void insert_value(my_conn *c, my_bulk *b, const dg_value *v)
+{
+    char num[40];
+    switch (v->type) {
+    case DG_V_NULL:
+        dg_sb_add(&b->buf, "NULL");
+        return;
+    case DG_V_TEXT:
+        if (b->esccap < v->u.s.len * 2 + 1) {
+            b->esccap = v->u.s.len * 2 + 1;
+            b->esc = xrealloc(b->esc, b->esccap);
+        }
+        dg_sb_addc(&b->buf, '\'');
+        dg_sb_addn(&b->buf, b->esc,
+                   mysql_real_escape_string(c->my, b->esc, v->u.s.ptr, (unsigned long)v->u.s.len));
+        dg_sb_addc(&b->buf, '\'');
+        return;
+    default:
+        dg_value_format(v, num, sizeof num);
+        dg_sb_add(&b->buf, num);
+        return;
+    }
+}
+
+static int my_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
+{
+    my_bulk *b = (my_bulk *)bulk;
+    my_conn *c = (my_conn *)bulk->conn;
+    if (b->infile) {
+        for (int i = 0; i < b->ncols; i++) {
+            if (i)
+                dg_sb_addc(&b->buf, '\t');
+            infile_value(&b->buf, &vals[i]);
+        }
+        dg_sb_addc(&b->buf, '\n');
+    } else {
+        if (b->rows_in_insert == 0)
+            dg_sb_printf(&b->buf, "INSERT INTO %s %s VALUES ", b->table, b->cols);
+        else
+            dg_sb_addc(&b->buf, ',');
+        dg_sb_addc(&b->buf, '(');
+        for (int i = 0; i < b->ncols; i++) {
+            if (i)
+                dg_sb_addc(&b->buf, ',');
+            insert_value(c, b, &vals[i]);
+        }
+        dg_sb_addc(&b->buf, ')');
+        b->rows_in_insert++;
+    }
+    b->base.rows++;
+    return b->buf.len >= b->flush_at ? bulk_send(b, err) : 0;
+}
+
+static int my_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
+{
+    my_bulk *b = (my_bulk *)bulk;
+    my_conn *c = (my_conn *)bulk->conn;
+    int rc = 0;
+    if (commit) {
+        rc = bulk_send(b, err);
+        if (rc == 0)
+            rc = query(c, "COMMIT", true, err);
+    }
+    if (!commit || rc)
+        query(c, "ROLLBACK", false, NULL);
+    dg_sb_free(&b->buf);
+    free(b->esc);
+    free(b->cols);
+    free(b);
+    return rc;
+}
+
+/* ---- statistics and server facts --------------------------------------------------------- */
+
+/* Runs fn on the monitor connection, reconnecting once when the server went away (it may
+ * have been restarted during a run). */
+static int with_reconnect(my_conn *c, int (*fn)(my_conn *, void *, dg_err *), void *arg,
+                          dg_err *err)
+{
+    dg_err e;
+    dg_err_clear(&e);
+    int rc = fn(c, arg, &e);
+    if (rc == 0)
+        return 0;
+    if (e.cls != DG_EC_CONN_LOST) {
+        if (err)
+            *err = e;
+        return rc;
+    }
+    if ((rc = reconnect(c, err)) != 0)
+        return rc;
+    return fn(c, arg, err);
+}
+
+static int read_stats(my_conn *c, void *arg, dg_err *err)
+{
+    dg_dbstats *out = arg;
+    MYSQL_RES *res = NULL;
+    int rc = query_result(c,
+                          "SHOW GLOBAL STATUS WHERE Variable_name IN ("
+                          "'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', "
+                          "'Innodb_pages_written', 'Com_commit', 'Com_rollback')",
+                          &res, err);
+    if (rc)
+        return rc;
+    int64_t requests = -1, reads = -1;
+    out->pages_written = out->commits = out->rollbacks = -1;
+    MYSQL_ROW row;
+    while ((row = mysql_fetch_row(res)) != NULL) {
+        if (!row[0] || !row[1])
+            continue;
+        int64_t v = strtoll(row[1], NULL, 10);
+        if (!strcasecmp(row[0], "Innodb_buffer_pool_read_requests"))
+            requests = v;
+        else if (!strcasecmp(row[0], "Innodb_buffer_pool_reads"))
+            reads = v;
+        else if (!strcasecmp(row[0], "Innodb_pages_written"))
+            out->pages_written = v;
+        else if (!strcasecmp(row[0], "Com_commit"))
+            out->commits = v;
+        else if (!strcasecmp(row[0], "Com_rollback"))
+            out->rollbacks = v;
+    }
+    mysql_free_result(res);
+    /* read requests are logical reads; the reads among them that missed went to disk */
+    out->cache_hits = requests >= 0 && reads >= 0 ? requests - reads : -1;
+    out->cache_misses = reads;
+    res = NULL;
+    rc = query_result(c,
+                      "SELECT COALESCE(SUM(data_length + index_length), 0) FROM "
+                      "information_schema.TABLES WHERE table_schema = DATABASE()",
+                      &res, err);
+    if (rc)
+        return rc;
+    row = mysql_fetch_row(res);
+    out->db_size_bytes = row && row[0] ? strtoll(row[0], NULL, 10) : -1;
+    mysql_free_result(res);
+    return 0;
+}
+
+static int my_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
+{
+    return with_reconnect((my_conn *)conn, read_stats, out, err);
+}
+
+static int read_server_info(my_conn *c, void *arg, dg_err *err)
+{
+    dg_server_info *out = arg;
+    memset(out, 0, sizeof *out);
+    snprintf(out->version, sizeof out->version, "%s %s",
+             strstr(mysql_get_server_info(c->my), "MariaDB") ? "MariaDB" : "MySQL",
+             mysql_get_server_info(c->my));
+    MYSQL_RES *res = NULL;
+    int rc = query_result(c,
+                          "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
+                          "'innodb_buffer_pool_size', 'innodb_flush_log_at_trx_commit', "
+                          "'sync_binlog', 'tx_isolation', 'transaction_isolation', "
+                          "'innodb_log_file_size', 'max_connections', 'local_infile', "
+                          "'log_bin', 'innodb_flush_method', 'innodb_doublewrite', "
+                          "'max_allowed_packet', 'innodb_snapshot_isolation', 'version_comment')",
+                          &res, err);
+    if (rc)
+        return rc;
+    MYSQL_ROW row;
+    bool infile = false;
+    while ((row = mysql_fetch_row(res)) != NULL) {
+        if (!row[0])
+            continue;
+        dg_server_info_add(out, row[0], row[1] ? row[1] : "");
+        if (!strcasecmp(row[0], "local_infile") && row[1])
+            infile = !strcasecmp(row[1], "ON") || !strcmp(row[1], "1");
+    }
+    mysql_free_result(res);
+    dg_server_info_add(out, "bulk_path",
+                       infile && c->client_infile ? "LOAD DATA LOCAL INFILE" : "multi-row INSERT");
+    dg_server_info_add(out, "connection", c->socket ? "unix socket" : "tcp");
+    return 0;
+}
+
+static int my_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
+{
+    return with_reconnect((my_conn *)conn, read_server_info, out, err);
+}
+
+typedef struct exists_arg {
+    const char *table;
+    bool *out;
+} exists_arg;
+
+static int read_table_exists(my_conn *c, void *arg, dg_err *err)
+{
+    exists_arg *a = arg;
+    char esc[512];
+    size_t n = strlen(a->table);
+    if (n > 200)
+        return dg_err_fail(err, DG_E_INVAL, "table name too long: %.40s...", a->table);
+    mysql_real_escape_string(c->my, esc, a->table, (unsigned long)n);
+    char sql[768];
+    snprintf(sql, sizeof sql,
+             "SELECT COUNT(*) FROM information_schema.TABLES WHERE table_schema = DATABASE() "
+             "AND table_name = '%s'",
+             esc);
+    MYSQL_RES *res = NULL;
+    int rc = query_result(c, sql, &res, err);
+    if (rc)
+        return rc;
+    MYSQL_ROW row = mysql_fetch_row(res);
+    *a->out = row && row[0] && atoll(row[0]) > 0;
+    mysql_free_result(res);
+    return 0;
+}
+
+static int my_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
+{
+    exists_arg a = {table, out};
+    return with_reconnect((my_conn *)conn, read_table_exists, &a, err);
+}
+
+/* ---- descriptor ------------------------------------------------------------------------- */
+
+static const dg_dialect mysql_dialect = {
+    .name = "mysql",
+    .t_int = "INT",
+    .t_bigint = "BIGINT",
+    .t_double = "DOUBLE",
+    .t_text = "TEXT",
+    .t_timestamp = "DATETIME(6)",
+    .t_blob_text = "MEDIUMTEXT",
+    .t_numeric = "DECIMAL",
+    .t_char = "CHAR",
+    .t_varchar = "VARCHAR",
+    .sized_types = true,
+    .now_expr = "NOW(6)",
+    .for_update = " FOR UPDATE",
+    .limit_style = DG_LIMIT_LIMIT,
+    .update_returning = false,
+    /* MariaDB has DELETE ... RETURNING, MySQL has not; the dialect is one per backend */
+    .delete_returning = false,
+    /* honoured from MySQL 8.0 / MariaDB 10.8; older servers parse and ignore it */
+    .desc_index_columns = true,
+    .drop_if_exists = true,
+    .alter_add_pk = true,
+    .analyze_prefix = "ANALYZE TABLE ",
+    .post_load_sql = NULL,
+    .max_params = 65535,
+};
+
+static const char *const mysql_schemes[] = {"mysql", NULL};
+
+const dg_backend dg_backend_mysql = {
+    .name = "mysql",
+    .schemes = mysql_schemes,
+    .url_help = "mysql://user:pass@host:port/db | mariadb://...  (?socket=/path, other ?k=v: "
+                "SET SESSION k = v)",
+    .caps = DG_CAP_SERVER | DG_CAP_ISOLATION | DG_CAP_CONCURRENT_WRITERS,
+    .dialect = &mysql_dialect,
+    .connect = my_connect,
+    .close = my_close,
+    .prepare = my_prepare,
+    .stmt_free = my_stmt_free,
+    .execute = my_execute,
+    .fetch = my_fetch,
+    .ncols = my_ncols,
+    .colname = my_colname,
+    .column = my_column,
+    .affected = my_affected,
+    .reset = my_reset,
+    .exec = my_exec,
+    .begin = my_begin,
+    .commit = my_commit,
+    .rollback = my_rollback,
+    .bulk_begin = my_bulk_begin,
+    .bulk_row = my_bulk_row,
+    .bulk_end = my_bulk_end,
+    .stats = my_stats,
+    .server_info = my_server_info,
+    .conn_cache_stats = NULL,
+    .table_exists = my_table_exists,
+};

@@ -1,0 +1,1329 @@
+/*
+ * postgres.c - the PostgreSQL backend (libpq).
+ *
+ * URL: postgres://user:pass@host:port/db?k=v&...  (also postgresql://, pg://). Parts left
+ * out fall back to libpq's defaults and PG* environment variables (PGHOST, PGPORT, PGUSER,
+ * PGPASSWORD, PGDATABASE, ...; ~/.pgpass too). A host starting with '/' is a unix socket
+ * directory (percent-encode it in the host part, or pass ?host=/dir). ?k=v parameters that
+ * are libpq connection keywords (sslmode, connect_timeout, options, target_session_attrs,
+ * ...) go to libpq; any other k=v is a server setting, as are dg_connopts settings (--conn):
+ * both travel in the startup packet as "-c k=v" (libpq's `options`), so they cost no round
+ * trip and no server transaction, and a bad name fails the connection with the server's
+ * message. Loader sessions (bulk_session) add synchronous_commit=off.
+ *
+ * Statements: named server-side prepared statements (PQprepare once per statement and
+ * connection, '?' rewritten to $n outside quotes and comments), run with PQexecPrepared
+ * and text-format parameters encoded into per-statement, grow-only buffers; the whole
+ * result is kept until the next execute/reset and read through fetch/column. Transactions
+ * are BEGIN [ISOLATION LEVEL ...] [READ ONLY] / COMMIT / ROLLBACK. Bulk load is COPY ...
+ * FROM STDIN in text format.
+ *
+ * Server transactions dbgauge causes outside the workload's own (they show in
+ * pg_stat_database.xact_commit; the integration tests count them exactly):
+ *   - connecting: 1 (the server's session start-up transaction)
+ *   - dg_prepare: 1 per statement when outside a transaction block (and 1 more for asking
+ *     a statement's columns before it was ever executed: PQdescribePrepared)
+ *   - dg_exec, table_exists, server_info: 1 each
+ *   - stats: 2 (pg_stat_force_next_flush(), then the read; see read_stats)
+ *   - closing: 1 (pg_stat_force_next_flush(), so the session's counts are in the shared
+ *     statistics before close returns instead of some time after the session ends)
+ *   - freeing statements: 1 per 32 freed statements (a batch of DEALLOCATEs)
+ *
+ * Errors: the SQLSTATE decides the class (40001/40P01/55P03 RETRY; 08*, 57P01-57P03 and a
+ * dead connection CONN_LOST; 23* CONSTRAINT; 42*, 22* and a few more USER; the rest FATAL).
+ * The primary message is copied with the SQLSTATE. A connection lost while a COMMIT (or an
+ * autocommit statement) was in flight is reported with SQLSTATE 08007 (transaction
+ * resolution unknown): the server may or may not have committed it. Messages never carry
+ * the password (libpq does not put it in them; they are scrubbed anyway).
+ *
+ * Layout: error classification and messages, connection (keywords, reconnect for the
+ * monitor), SQL rewriting, statements, transactions, bulk load (COPY), statistics and
+ * server facts, the descriptor.
+ */
+#include "backend/backend.h"
+
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COPY_FLUSH_BYTES (256 * 1024)
+#define DEALLOCATE_BATCH 32
+#define DEFAULT_CONNECT_TIMEOUT "10"
+
+/* Type OIDs (pg_type.dat; stable since forever) that column() converts. */
+enum {
+    OID_BOOL = 16,
+    OID_INT8 = 20,
+    OID_INT2 = 21,
+    OID_INT4 = 23,
+    OID_OID = 26,
+    OID_FLOAT4 = 700,
+    OID_FLOAT8 = 701,
+    OID_NUMERIC = 1700,
+};
+
+typedef struct pg_conn {
+    dg_conn base; /* must be first */
+    PGconn *pg;
+    /* What PQconnectdbParams got, kept to reconnect the monitor (see ensure_connected). */
+    char **keys, **vals; /* NULL-terminated, owned */
+    char *password;      /* scrubbed from messages; NULL when none or public (= user name) */
+    int server_version;  /* PQserverVersion, e.g. 150018 */
+    unsigned next_name;  /* statement names dg1, dg2, ... */
+    unsigned generation; /* bumped by a reconnect: statements re-prepare themselves */
+    dg_strbuf dealloc;   /* DEALLOCATE commands of freed statements, sent in batches */
+    int ndealloc;
+} pg_conn;
+
+typedef struct pg_stmt {
+    dg_stmt base; /* must be first */
+    char name[16];
+    char *pgsql;         /* the text sent to the server ($n placeholders) */
+    unsigned generation; /* of the connection when prepared */
+    PGresult *res;       /* result of the last execute, until the next execute/reset */
+    PGresult *desc;      /* PQdescribePrepared, only when asked for columns before a result */
+    int row, nrows;
+    int64_t affected;
+    /* parameter encoding, allocated at prepare: values[i] points into scratch[i] (numbers),
+     * at the caller's text, or into textbuf[i] (text that was not NUL-terminated) */
+    const char **values;
+    char (*scratch)[32];
+    char **textbuf;
+    size_t *textcap;
+} pg_stmt;
+
+typedef struct pg_bulk {
+    dg_bulk base; /* must be first */
+    int ncols;
+    char *buf;
+    size_t len, cap;
+} pg_bulk;
+
+/* ---- errors ----------------------------------------------------------------------------- */
+
+static dg_errclass classify(const char *st)
+{
+    if (!st || strlen(st) != 5)
+        return DG_EC_FATAL;
+    if (!strcmp(st, "40001") || !strcmp(st, "40P01") || !strcmp(st, "55P03"))
+        return DG_EC_RETRY;
+    if (!strncmp(st, "08", 2) || !strcmp(st, "57P01") || !strcmp(st, "57P02") ||
+        !strcmp(st, "57P03"))
+        return DG_EC_CONN_LOST;
+    if (!strncmp(st, "23", 2))
+        return DG_EC_CONSTRAINT;
+    /* syntax/access (42), data (22), unsupported feature (0A), statement in a failed
+     * transaction (25P02), invalid names (3D000 database, 3F000 schema), 28* authorization */
+    if (!strncmp(st, "42", 2) || !strncmp(st, "22", 2) || !strncmp(st, "0A", 2) ||
+        !strcmp(st, "25P02") || !strncmp(st, "3D", 2) || !strncmp(st, "3F", 2) ||
+        !strncmp(st, "28", 2))
+        return DG_EC_USER;
+    return DG_EC_FATAL;
+}
+
+/* Replaces every occurrence of the password in e->msg by "***". */
+static void scrub(const pg_conn *c, dg_err *e)
+{
+    if (!e || !c || !c->password)
+        return;
+    size_t n = strlen(c->password);
+    char *p;
+    while ((p = strstr(e->msg, c->password)) != NULL) {
+        size_t tail = strlen(p + n);
+        memmove(p + 3, p + n, tail + 1);
+        memcpy(p, "***", 3);
+    }
+}
+
+/* Copies a libpq message into buf on one line: "\n\t" continuations and newlines become
+ * spaces / "; ", the trailing newline goes. */
+static void one_line(const char *msg, char *buf, size_t len)
+{
+    size_t j = 0;
+    for (const char *p = msg; *p && j + 3 < len; p++) {
+        if (*p == '\n') {
+            while (p[1] == '\t' || p[1] == ' ')
+                p++;
+            if (p[1] == '\0')
+                break;
+            if (j > 0 && buf[j - 1] != ' ')
+                buf[j++] = ' ';
+        } else {
+            buf[j++] = *p;
+        }
+    }
+    buf[j] = '\0';
+}
+
+/* Fills err from a failed result (res may be NULL: then the connection's message).
+ * `inflight`: non-NULL ("COMMIT", "statement") when the command could have committed on
+ * its own (a COMMIT, or a statement outside a transaction block): a connection lost then
+ * leaves the outcome unknown (SQLSTATE 08007). Returns DG_E_DB. */
+static int result_error(pg_conn *c, const PGresult *res, const char *inflight, dg_err *err)
+{
+    if (!err)
+        return DG_E_DB;
+    const char *st = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    const char *primary = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    char msg[DG_ERR_MSG_MAX];
+    if (primary)
+        one_line(primary, msg, sizeof msg);
+    else
+        one_line(res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res)
+                                                   : PQerrorMessage(c->pg),
+                 msg, sizeof msg);
+    if (!msg[0])
+        snprintf(msg, sizeof msg, "unknown PostgreSQL error");
+    dg_errclass cls = st ? classify(st) : DG_EC_FATAL;
+    bool dead = PQstatus(c->pg) == CONNECTION_BAD;
+    if (dead || cls == DG_EC_CONN_LOST) {
+        if (inflight) {
+            /* the server's own SQLSTATE (e.g. 57P01) stays in the message */
+            dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08007",
+                       "connection lost during %s, its outcome is unknown: %s%s%s%s", inflight,
+                       msg, st ? " (" : "", st ? st : "", st ? ")" : "");
+        } else {
+            if (!st)
+                st = "08006"; /* connection_failure: libpq's own errors carry no SQLSTATE */
+            dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, st, "%s", msg);
+        }
+    } else {
+        dg_err_set(err, DG_E_DB, cls, 0, st, "%s", msg);
+    }
+    scrub(c, err);
+    return DG_E_DB;
+}
+
+/* Runs one command with PQexec; 0 when it returned COMMAND_OK/TUPLES_OK/EMPTY_QUERY. *out
+ * receives the result when not NULL (caller PQclear()s it), else it is cleared. `may_commit`:
+ * the command could change data on its own (user SQL), so outside a transaction block a
+ * lost connection leaves its outcome unknown. */
+static int simple(pg_conn *c, const char *sql, bool may_commit, PGresult **out, dg_err *err)
+{
+    const char *inflight =
+        may_commit && PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
+    PGresult *res = PQexec(c->pg, sql);
+    ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
+    if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
+        /* COPY through exec(): end it, then report */
+        if (st == PGRES_COPY_IN)
+            PQputCopyEnd(c->pg, "COPY is not supported here");
+        PGresult *r;
+        while ((r = PQgetResult(c->pg)) != NULL)
+            PQclear(r);
+        PQclear(res);
+        return dg_err_set(err, DG_E_UNSUPPORTED, DG_EC_USER, 0, NULL,
+                          "COPY cannot run as a plain statement (the bulk loader uses it)");
+    }
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
+        int rc = result_error(c, res, inflight, err);
+        PQclear(res);
+        return rc;
+    }
+    if (out)
+        *out = res;
+    else
+        PQclear(res);
+    return 0;
+}
+
+/* ---- connection ------------------------------------------------------------------------- */
+
+/* Is `name` a libpq connection keyword? */
+static bool is_libpq_keyword(const PQconninfoOption *defs, const char *name)
+{
+    for (const PQconninfoOption *o = defs; o && o->keyword; o++)
+        if (!strcmp(o->keyword, name))
+            return true;
+    return false;
+}
+
+/* Appends " -c name=value" to an `options` string, escaping spaces and backslashes as the
+ * server's option splitter expects. */
+static void add_option(dg_strbuf *opts, const char *name, const char *value)
+{
+    if (opts->len)
+        dg_sb_addc(opts, ' ');
+    dg_sb_add(opts, "-c ");
+    for (const char *p = name; *p; p++) {
+        if (*p == ' ' || *p == '\\')
+            dg_sb_addc(opts, '\\');
+        dg_sb_addc(opts, *p);
+    }
+    dg_sb_addc(opts, '=');
+    for (const char *p = value; *p; p++) {
+        if (*p == ' ' || *p == '\\')
+            dg_sb_addc(opts, '\\');
+        dg_sb_addc(opts, *p);
+    }
+}
+
+typedef struct kv_list {
+    char **keys, **vals;
+    int n, cap;
+} kv_list;
+
+static void kv_add(kv_list *l, const char *k, const char *v)
+{
+    for (int i = 0; i < l->n; i++) {
+        if (!strcmp(l->keys[i], k)) { /* later wins */
+            free(l->vals[i]);
+            l->vals[i] = xstrdup(v);
+            return;
+        }
+    }
+    if (l->n + 2 > l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 16;
+        l->keys = xrealloc(l->keys, sizeof *l->keys * (size_t)l->cap);
+        l->vals = xrealloc(l->vals, sizeof *l->vals * (size_t)l->cap);
+    }
+    l->keys[l->n] = xstrdup(k);
+    l->vals[l->n] = xstrdup(v);
+    l->n++;
+    l->keys[l->n] = NULL;
+    l->vals[l->n] = NULL;
+}
+
+static bool kv_has(const kv_list *l, const char *k)
+{
+    for (int i = 0; i < l->n; i++)
+        if (!strcmp(l->keys[i], k))
+            return true;
+    return false;
+}
+
+static void free_strv(char **v)
+{
+    if (!v)
+        return;
+    for (char **p = v; *p; p++)
+        free(*p);
+    free(v);
+}
+
+/* Classifies a failed connection attempt by libpq's message (libpq 15 exposes no SQLSTATE
+ * for it): the server answering with FATAL is a configuration problem (USER: wrong
+ * password, missing database or role, pg_hba) unless it is starting up, shutting down or
+ * full (CONN_LOST: try again later); no answer at all (refused, timeout) is CONN_LOST. */
+static dg_errclass classify_connect(const char *msg, const char **sqlstate)
+{
+    *sqlstate = "08001";
+    if (!strstr(msg, "FATAL:"))
+        return DG_EC_CONN_LOST;
+    static const struct {
+        const char *text, *state;
+        dg_errclass cls;
+    } known[] = {
+        {"the database system is starting up", "57P03", DG_EC_CONN_LOST},
+        {"the database system is shutting down", "57P03", DG_EC_CONN_LOST},
+        {"the database system is in recovery mode", "57P03", DG_EC_CONN_LOST},
+        {"the database system is not yet accepting connections", "57P03", DG_EC_CONN_LOST},
+        {"the database system is not accepting connections", "57P03", DG_EC_CONN_LOST},
+        {"too many clients", "53300", DG_EC_CONN_LOST},
+        {"terminating connection", "57P01", DG_EC_CONN_LOST},
+        {"password authentication failed", "28P01", DG_EC_USER},
+        {"no pg_hba.conf entry", "28000", DG_EC_USER},
+        {"database \"", "3D000", DG_EC_USER}, /* database "x" does not exist */
+        {"role \"", "28000", DG_EC_USER},     /* role "x" does not exist */
+        {"unrecognized configuration parameter", "42704", DG_EC_USER},
+        {"invalid value for parameter", "22023", DG_EC_USER},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        if (strstr(msg, known[i].text)) {
+            *sqlstate = known[i].state;
+            return known[i].cls;
+        }
+    }
+    *sqlstate = "08004"; /* server rejected the connection */
+    return DG_EC_USER;
+}
+
+/* Server notices and warnings (e.g. VACUUM skipping catalogs it may not touch) are not
+ * errors; libpq would print them on stderr. */
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+/* Opens a new session from c->keys/c->vals into *out. */
+static int open_pg(pg_conn *c, PGconn **out, dg_err *err)
+{
+    PGconn *pg = PQconnectdbParams((const char *const *)c->keys, (const char *const *)c->vals, 0);
+    if (!pg)
+        return dg_err_fail(err, DG_E_NOMEM, "out of memory connecting to PostgreSQL");
+    if (PQstatus(pg) != CONNECTION_OK) {
+        char msg[DG_ERR_MSG_MAX];
+        one_line(PQerrorMessage(pg), msg, sizeof msg);
+        const char *st;
+        dg_errclass cls = classify_connect(msg, &st);
+        dg_err_set(err, DG_E_DB, cls, 0, st, "%s", msg); /* callers name the URL */
+        scrub(c, err);
+        PQfinish(pg);
+        return DG_E_DB;
+    }
+    c->server_version = PQserverVersion(pg);
+    PQsetNoticeProcessor(pg, ignore_notice, NULL);
+    *out = pg;
+    return 0;
+}
+
+/* The monitor connection outlives server restarts: when the session is dead (or `force`:
+ * a command just failed with CONN_LOST), and no transaction was open (its work is lost
+ * anyway), open a new one; statements notice the new generation and prepare themselves
+ * again. On failure the old handle stays (calls on it fail cleanly). Used by
+ * stats/server_info/table_exists only. */
+static int ensure_connected(pg_conn *c, bool force, dg_err *err)
+{
+    if (!force && PQstatus(c->pg) == CONNECTION_OK)
+        return 0;
+    if (c->base.in_tx)
+        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003", "the connection was lost");
+    PGconn *fresh = NULL;
+    int rc = open_pg(c, &fresh, err);
+    if (rc)
+        return rc;
+    PQfinish(c->pg);
+    c->pg = fresh;
+    c->generation++;
+    dg_sb_reset(&c->dealloc); /* the old session's statements died with it */
+    c->ndealloc = 0;
+    return 0;
+}
+
+static void pg_close(dg_conn *conn)
+{
+    pg_conn *c = (pg_conn *)conn;
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK &&
+        PQtransactionStatus(c->pg) == PQTRANS_IDLE && c->server_version >= 150000) {
+        /* make this session's counters visible to pg_stat_database now (they are also
+         * flushed when the server process exits, but that happens after we are gone) */
+        PGresult *r = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
+        PQclear(r);
+    }
+    if (c->pg)
+        PQfinish(c->pg);
+    free_strv(c->keys);
+    free_strv(c->vals);
+    free(c->password);
+    dg_sb_free(&c->dealloc);
+    free(c->base.url_redacted);
+    free(c);
+}
+
+static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
+{
+    pg_conn *c = xcalloc(1, sizeof *c);
+    kv_list kv = {0};
+    dg_strbuf options = DG_STRBUF_INIT;
+    PQconninfoOption *defs = PQconndefaults();
+    int rc = 0;
+
+    if (url->host)
+        kv_add(&kv, "host", url->host);
+    if (url->port) {
+        char port[16];
+        snprintf(port, sizeof port, "%d", url->port);
+        kv_add(&kv, "port", port);
+    }
+    if (url->user)
+        kv_add(&kv, "user", url->user);
+    if (url->password)
+        kv_add(&kv, "password", url->password);
+    if (url->path && *url->path)
+        kv_add(&kv, "dbname", url->path);
+    const char *env_options = getenv("PGOPTIONS");
+    bool url_options = false;
+    for (int i = 0; i < url->nparams; i++) {
+        const dg_setting *p = &url->params[i];
+        if (!strcmp(p->name, "options")) {
+            url_options = true;
+            if (*p->value) {
+                if (options.len)
+                    dg_sb_addc(&options, ' ');
+                dg_sb_add(&options, p->value);
+            }
+        } else if (is_libpq_keyword(defs, p->name)) {
+            kv_add(&kv, p->name, p->value);
+        } else {
+            add_option(&options, p->name, p->value);
+        }
+    }
+    if (!url_options && env_options && *env_options) {
+        /* an explicit `options` keyword would hide PGOPTIONS: start from it */
+        dg_strbuf o2 = DG_STRBUF_INIT;
+        dg_sb_add(&o2, env_options);
+        if (options.len) {
+            dg_sb_addc(&o2, ' ');
+            dg_sb_add(&o2, dg_sb_str(&options));
+        }
+        dg_sb_free(&options);
+        options = o2;
+    }
+    bool sync_given = false;
+    for (int i = 0; i < opts->nsettings; i++) {
+        add_option(&options, opts->settings[i].name, opts->settings[i].value);
+        if (!strcmp(opts->settings[i].name, "synchronous_commit"))
+            sync_given = true;
+    }
+    for (int i = 0; i < url->nparams; i++)
+        if (!strcmp(url->params[i].name, "synchronous_commit"))
+            sync_given = true;
+    if (opts->bulk_session && !sync_given)
+        add_option(&options, "synchronous_commit", "off"); /* the loader commits rarely */
+    if (options.len)
+        kv_add(&kv, "options", dg_sb_str(&options));
+    if (!kv_has(&kv, "application_name"))
+        kv_add(&kv, "fallback_application_name",
+               opts->application_name ? opts->application_name : "dbgauge");
+    if (!kv_has(&kv, "connect_timeout") && !getenv("PGCONNECT_TIMEOUT"))
+        kv_add(&kv, "connect_timeout", DEFAULT_CONNECT_TIMEOUT);
+    if (!kv_has(&kv, "client_encoding") && !getenv("PGCLIENTENCODING"))
+        kv_add(&kv, "client_encoding", "UTF8");
+    if (!kv.keys) { /* nothing at all: libpq's defaults */
+        kv.keys = xcalloc(1, sizeof *kv.keys);
+        kv.vals = xcalloc(1, sizeof *kv.vals);
+    }
+    c->keys = kv.keys;
+    c->vals = kv.vals;
+
+    /* The password to keep out of messages: from the URL or the environment. One that
+     * equals the user or database name is shown by those anyway; scrubbing it would
+     * mangle every message that names them. */
+    const char *pw = NULL;
+    for (int i = 0; i < kv.n; i++)
+        if (!strcmp(kv.keys[i], "password"))
+            pw = kv.vals[i];
+    if (!pw)
+        pw = getenv("PGPASSWORD");
+    if (pw && strlen(pw) >= 3 && !(url->user && !strcmp(pw, url->user)) &&
+        !(url->path && !strcmp(pw, url->path)))
+        c->password = xstrdup(pw);
+
+    /* expand_dbname = 0 (in open_pg): a database name is a name, never a conninfo string */
+    rc = open_pg(c, &c->pg, err);
+    if (rc)
+        goto fail;
+    PQconninfoFree(defs);
+    dg_sb_free(&options);
+    *out = &c->base;
+    return 0;
+fail:
+    PQconninfoFree(defs);
+    dg_sb_free(&options);
+    pg_close(&c->base);
+    return rc;
+}
+
+/* ---- SQL rewriting ---------------------------------------------------------------------- */
+
+/* Copies sql with '?' placeholders replaced by $1, $2, ... outside string literals (also
+ * E'..' with backslash escapes), quoted identifiers, dollar-quoted strings and comments.
+ * Returns the number of placeholders. */
+static int rewrite_placeholders(const char *sql, dg_strbuf *out)
+{
+    int n = 0;
+    const char *p = sql;
+    while (*p) {
+        if (*p == '\'') {
+            bool esc = p > sql && (p[-1] == 'E' || p[-1] == 'e') &&
+                       (p - 1 == sql || !(p[-2] == '_' || (p[-2] >= 'a' && p[-2] <= 'z') ||
+                                          (p[-2] >= 'A' && p[-2] <= 'Z') ||
+                                          (p[-2] >= '0' && p[-2] <= '9')));
+            const char *s = p++;
+            while (*p) {
+                if (esc && *p == '\\' && p[1]) {
+                    p += 2;
+                    continue;
+                }
+                if (*p == '\'') {
+                    if (p[1] == '\'') {
+                        p += 2;
+                        continue;
+                    }
+                    break;
+                }
+                p++;
+            }
+            if (*p)
+                p++;
+            dg_sb_addn(out, s, (size_t)(p - s));
+        } else if (*p == '"') {
+            const char *s = p++;
+            while (*p && *p != '"')
+                p++;
+            if (*p)
+                p++;
+            dg_sb_addn(out, s, (size_t)(p - s));
+        } else if (p[0] == '-' && p[1] == '-') {
+            const char *s = p;
+            while (*p && *p != '\n')
+                p++;
+            dg_sb_addn(out, s, (size_t)(p - s));
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *s = p;
+            int depth = 0;
+            while (*p) {
+                if (p[0] == '/' && p[1] == '*') {
+                    depth++;
+                    p += 2;
+                } else if (p[0] == '*' && p[1] == '/') {
+                    p += 2;
+                    if (--depth == 0)
+                        break;
+                } else {
+                    p++;
+                }
+            }
+            dg_sb_addn(out, s, (size_t)(p - s));
+        } else if (*p == '$' && (p == sql || !(p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+                                                (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                                (p[-1] >= '0' && p[-1] <= '9')))) {
+            /* $tag$ ... $tag$ (tag may be empty); $1 is a parameter, copied as is */
+            const char *t = p + 1;
+            while (*t == '_' || (*t >= 'a' && *t <= 'z') || (*t >= 'A' && *t <= 'Z') ||
+                   (t > p + 1 && *t >= '0' && *t <= '9'))
+                t++;
+            if (*t == '$') {
+                size_t taglen = (size_t)(t + 1 - p);
+                const char *end = NULL;
+                for (const char *q = t + 1; *q; q++)
+                    if (*q == '$' && !strncmp(q, p, taglen)) {
+                        end = q;
+                        break;
+                    }
+                const char *stop = end ? end + taglen : p + strlen(p);
+                dg_sb_addn(out, p, (size_t)(stop - p));
+                p = stop;
+            } else {
+                dg_sb_addc(out, *p++);
+            }
+        } else if (*p == '?') {
+            dg_sb_printf(out, "$%d", ++n);
+            p++;
+        } else {
+            dg_sb_addc(out, *p++);
+        }
+    }
+    if (!out->buf)
+        dg_sb_add(out, "");
+    return n;
+}
+
+/* ---- statements ------------------------------------------------------------------------- */
+
+static int prepare_on_server(pg_conn *c, pg_stmt *s, dg_err *err)
+{
+    PGresult *res = PQprepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL);
+    if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+        int rc = result_error(c, res, NULL, err);
+        PQclear(res);
+        return rc;
+    }
+    PQclear(res);
+    s->generation = c->generation;
+    return 0;
+}
+
+/* Sends the DEALLOCATEs of freed statements once a batch has gathered. */
+static void flush_deallocations(pg_conn *c)
+{
+    if (c->ndealloc < DEALLOCATE_BATCH)
+        return;
+    if (c->pg && PQstatus(c->pg) == CONNECTION_OK &&
+        PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
+        PGresult *r = PQexec(c->pg, dg_sb_str(&c->dealloc));
+        PQclear(r);
+        dg_sb_reset(&c->dealloc);
+        c->ndealloc = 0;
+    }
+}
+
+static void pg_stmt_free(dg_stmt *stmt)
+{
+    pg_stmt *s = (pg_stmt *)stmt;
+    pg_conn *c = (pg_conn *)stmt->conn;
+    if (s->generation == c->generation && s->name[0]) {
+        dg_sb_printf(&c->dealloc, "DEALLOCATE %s;", s->name);
+        c->ndealloc++;
+        flush_deallocations(c);
+    }
+    PQclear(s->res);
+    PQclear(s->desc);
+    for (int i = 0; i < s->base.nparams; i++)
+        free(s->textbuf[i]);
+    free(s->textbuf);
+    free(s->textcap);
+    free(s->values);
+    free(s->scratch);
+    free(s->pgsql);
+    free(s->base.sql);
+    free(s);
+}
+
+static int pg_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err)
+{
+    pg_conn *c = (pg_conn *)conn;
+    dg_strbuf text = DG_STRBUF_INIT;
+    int n = rewrite_placeholders(sql, &text);
+    pg_stmt *s = xcalloc(1, sizeof *s);
+    s->base.conn = conn;
+    s->base.sql = xstrdup(sql);
+    s->base.nparams = n;
+    s->pgsql = dg_sb_take(&text);
+    snprintf(s->name, sizeof s->name, "dg%u", ++c->next_name);
+    size_t np = n > 0 ? (size_t)n : 1;
+    s->values = xcalloc(np, sizeof *s->values);
+    s->scratch = xcalloc(np, sizeof *s->scratch);
+    s->textbuf = xcalloc(np, sizeof *s->textbuf);
+    s->textcap = xcalloc(np, sizeof *s->textcap);
+    s->affected = -1;
+    int rc = prepare_on_server(c, s, err);
+    if (rc) {
+        s->name[0] = '\0'; /* nothing to deallocate */
+        pg_stmt_free(&s->base);
+        return rc;
+    }
+    *out = &s->base;
+    return 0;
+}
+
+/* Decimal digits of an int64 into buf (at least 21 bytes), two digits per step; returns
+ * buf. (The hot path formats every integer parameter: snprintf costs ~10x more.) */
+static const char *format_int(int64_t v, char *buf)
+{
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                   "8081828384858687888990919293949596979899";
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    while (u >= 100) {
+        unsigned d = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--p = pairs[d + 1];
+        *--p = pairs[d];
+    }
+    if (u >= 10) {
+        *--p = pairs[u * 2 + 1];
+        *--p = pairs[u * 2];
+    } else {
+        *--p = (char)('0' + u);
+    }
+    if (v < 0)
+        *--p = '-';
+    size_t n = (size_t)(tmp + sizeof tmp - p);
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Text form of parameter i, or NULL for SQL NULL. No allocation unless a text value is not
+ * NUL-terminated and longer than any before it (grow-only copy buffer). */
+static const char *encode_param(pg_stmt *s, int i, const dg_value *v)
+{
+    switch (v->type) {
+    case DG_V_NULL:
+        return NULL;
+    case DG_V_INT:
+        return format_int(v->u.i, s->scratch[i]);
+    case DG_V_DOUBLE:
+        snprintf(s->scratch[i], sizeof s->scratch[i], "%.17g", v->u.d);
+        return s->scratch[i];
+    case DG_V_NUMERIC:
+        dg_value_format(v, s->scratch[i], sizeof s->scratch[i]);
+        return s->scratch[i];
+    case DG_V_TEXT:
+        if (v->u.s.ptr[v->u.s.len] == '\0')
+            return v->u.s.ptr;
+        if (s->textcap[i] < v->u.s.len + 1) {
+            s->textcap[i] = v->u.s.len + 1;
+            s->textbuf[i] = xrealloc(s->textbuf[i], s->textcap[i]);
+        }
+        memcpy(s->textbuf[i], v->u.s.ptr, v->u.s.len);
+        s->textbuf[i][v->u.s.len] = '\0';
+        return s->textbuf[i];
+    }
+    return NULL;
+}
+
+static void clear_result(pg_stmt *s)
+{
+    if (s->res) {
+        PQclear(s->res);
+        s->res = NULL;
+    }
+    s->row = -1;
+    s->nrows = 0;
+}
+
+static int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+{
+    pg_stmt *s = (pg_stmt *)stmt;
+    pg_conn *c = (pg_conn *)stmt->conn;
+    clear_result(s);
+    s->affected = -1;
+    if (n != s->base.nparams)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "statement takes %d parameters, %d given", s->base.nparams, n);
+    if (s->generation != c->generation) {
+        int rc = prepare_on_server(c, s, err);
+        if (rc)
+            return rc;
+    }
+    for (int i = 0; i < n; i++)
+        s->values[i] = encode_param(s, i, &params[i]);
+    const char *inflight = PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
+    PGresult *res = PQexecPrepared(c->pg, s->name, n, s->values, NULL, NULL, 0);
+    switch (res ? PQresultStatus(res) : PGRES_FATAL_ERROR) {
+    case PGRES_TUPLES_OK:
+        s->res = res;
+        s->nrows = PQntuples(res);
+        s->affected = s->nrows;
+        return 0;
+    case PGRES_COMMAND_OK:
+    case PGRES_EMPTY_QUERY: {
+        const char *t = PQcmdTuples(res);
+        s->affected = *t ? strtoll(t, NULL, 10) : -1;
+        PQclear(res);
+        return 0;
+    }
+    default: {
+        int rc = result_error(c, res, inflight, err);
+        PQclear(res);
+        return rc;
+    }
+    }
+}
+
+static int pg_fetch(dg_stmt *stmt, dg_err *err)
+{
+    pg_stmt *s = (pg_stmt *)stmt;
+    if (!s->res)
+        return 0;
+    if (++s->row < s->nrows)
+        return 1;
+    clear_result(s);
+    return 0;
+}
+
+/* The result that describes the columns: the current one, or a description asked for. */
+static const PGresult *shape(pg_stmt *s)
+{
+    if (s->res)
+        return s->res;
+    pg_conn *c = (pg_conn *)s->base.conn;
+    if (!s->desc && s->generation == c->generation) {
+        PGresult *d = PQdescribePrepared(c->pg, s->name);
+        if (d && PQresultStatus(d) == PGRES_COMMAND_OK)
+            s->desc = d;
+        else
+            PQclear(d);
+    }
+    return s->desc;
+}
+
+static int pg_ncols(dg_stmt *stmt)
+{
+    const PGresult *r = shape((pg_stmt *)stmt);
+    return r ? PQnfields(r) : 0;
+}
+
+static const char *pg_colname(dg_stmt *stmt, int i)
+{
+    const PGresult *r = shape((pg_stmt *)stmt);
+    return r ? PQfname(r, i) : NULL;
+}
+
+static bool parse_int(const char *p, int64_t *out)
+{
+    bool neg = *p == '-';
+    if (neg || *p == '+')
+        p++;
+    if (!*p)
+        return false;
+    uint64_t u = 0;
+    for (; *p; p++) {
+        if (*p < '0' || *p > '9' || u > (UINT64_MAX - 9) / 10)
+            return false;
+        u = u * 10 + (uint64_t)(*p - '0');
+    }
+    if (u > (uint64_t)INT64_MAX + neg)
+        return false;
+    *out = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return true;
+}
+
+/* numeric text -> unscaled/scale when it fits 18 digits, else false */
+static bool parse_numeric(const char *p, dg_value *out)
+{
+    bool neg = *p == '-';
+    if (neg)
+        p++;
+    int64_t u = 0;
+    int digits = 0, scale = 0;
+    bool dot = false;
+    for (; *p; p++) {
+        if (*p == '.' && !dot) {
+            dot = true;
+            continue;
+        }
+        if (*p < '0' || *p > '9' || ++digits > 18)
+            return false;
+        u = u * 10 + (*p - '0');
+        scale += dot;
+    }
+    if (digits == 0)
+        return false;
+    *out = dg_vnumeric(neg ? -u : u, scale);
+    return true;
+}
+
+static void pg_column(dg_stmt *stmt, int i, dg_value *out)
+{
+    pg_stmt *s = (pg_stmt *)stmt;
+    if (!s->res || s->row < 0 || s->row >= s->nrows || i < 0 || i >= PQnfields(s->res) ||
+        PQgetisnull(s->res, s->row, i)) {
+        *out = dg_vnull();
+        return;
+    }
+    const char *v = PQgetvalue(s->res, s->row, i);
+    switch (PQftype(s->res, i)) {
+    case OID_INT2:
+    case OID_INT4:
+    case OID_INT8:
+    case OID_OID: {
+        int64_t x;
+        if (parse_int(v, &x)) {
+            *out = dg_vint(x);
+            return;
+        }
+        break;
+    }
+    case OID_FLOAT4:
+    case OID_FLOAT8:
+        *out = dg_vdouble(strtod(v, NULL));
+        return;
+    case OID_NUMERIC:
+        if (parse_numeric(v, out))
+            return;
+        break;
+    case OID_BOOL:
+        *out = dg_vint(v[0] == 't');
+        return;
+    }
+    *out = dg_vtext(v, (size_t)PQgetlength(s->res, s->row, i));
+}
+
+static int64_t pg_affected(dg_stmt *stmt)
+{
+    return ((pg_stmt *)stmt)->affected;
+}
+
+static void pg_reset(dg_stmt *stmt)
+{
+    clear_result((pg_stmt *)stmt);
+}
+
+static int pg_exec(dg_conn *conn, const char *sql, dg_err *err)
+{
+    return simple((pg_conn *)conn, sql, true, NULL, err);
+}
+
+/* ---- transactions ---------------------------------------------------------------------- */
+
+static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
+{
+    static const char *const sql[4][2] = {
+        {"BEGIN", "BEGIN READ ONLY"},
+        {"BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"},
+        {"BEGIN ISOLATION LEVEL REPEATABLE READ", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"},
+        {"BEGIN ISOLATION LEVEL SERIALIZABLE", "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"},
+    };
+    int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
+                  ? (int)tx->isolation
+                  : 0;
+    return simple((pg_conn *)conn, sql[iso][tx && tx->read_only], false, NULL, err);
+}
+
+static int pg_commit(dg_conn *conn, dg_err *err)
+{
+    pg_conn *c = (pg_conn *)conn;
+    PGresult *res = PQexec(c->pg, "COMMIT");
+    if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+        int rc = result_error(c, res, "COMMIT", err);
+        PQclear(res);
+        return rc;
+    }
+    /* COMMIT of a transaction that had failed answers ROLLBACK without an error */
+    bool rolled_back = !strcmp(PQcmdStatus(res), "ROLLBACK");
+    PQclear(res);
+    if (rolled_back)
+        return dg_err_set(err, DG_E_DB, DG_EC_USER, 0, "25P02",
+                          "COMMIT rolled back: a statement of the transaction had failed");
+    return 0;
+}
+
+static int pg_rollback(dg_conn *conn, dg_err *err)
+{
+    pg_conn *c = (pg_conn *)conn;
+    switch (PQtransactionStatus(c->pg)) {
+    case PQTRANS_IDLE:
+        return 0; /* nothing open (e.g. the server already ended it) */
+    case PQTRANS_UNKNOWN:
+        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003",
+                          "cannot roll back: the connection was lost");
+    default:
+        return simple(c, "ROLLBACK", false, NULL, err);
+    }
+}
+
+/* ---- bulk load (COPY FROM STDIN, text format) ------------------------------------------------ */
+
+static void bulk_reserve(pg_bulk *b, size_t extra)
+{
+    if (b->len + extra <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : COPY_FLUSH_BYTES + 4096;
+    while (cap < b->len + extra)
+        cap *= 2;
+    b->buf = xrealloc(b->buf, cap);
+    b->cap = cap;
+}
+
+static int bulk_flush(pg_bulk *b, dg_err *err)
+{
+    pg_conn *c = (pg_conn *)b->base.conn;
+    if (b->len == 0)
+        return 0;
+    if (PQputCopyData(c->pg, b->buf, (int)b->len) != 1)
+        return result_error(c, NULL, NULL, err);
+    b->base.bytes += b->len;
+    b->len = 0;
+    return 0;
+}
+
+static int pg_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
+                         dg_bulk **out, dg_err *err)
+{
+    pg_conn *c = (pg_conn *)conn;
+    dg_strbuf sql = DG_STRBUF_INIT;
+    dg_sb_printf(&sql, "COPY %s (", table);
+    for (int i = 0; i < ncols; i++)
+        dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
+    dg_sb_add(&sql, ") FROM STDIN");
+    PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
+    dg_sb_free(&sql);
+    if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
+        int rc = result_error(c, res, NULL, err);
+        PQclear(res);
+        return rc;
+    }
+    PQclear(res);
+    pg_bulk *b = xcalloc(1, sizeof *b);
+    b->base.conn = conn;
+    b->ncols = ncols;
+    *out = &b->base;
+    return 0;
+}
+
+/* Appends v in COPY text format: \N for NULL; backslash, tab, newline and carriage return
+ * escaped in text. */
+static void copy_value(pg_bulk *b, const dg_value *v)
+{
+    char num[32];
+    switch (v->type) {
+    case DG_V_NULL:
+        bulk_reserve(b, 2);
+        memcpy(b->buf + b->len, "\\N", 2);
+        b->len += 2;
+        return;
+    case DG_V_INT:
+        format_int(v->u.i, num);
+        break;
+    case DG_V_DOUBLE:
+        snprintf(num, sizeof num, "%.17g", v->u.d);
+        break;
+    case DG_V_NUMERIC:
+        dg_value_format(v, num, sizeof num);
+        break;
+    case DG_V_TEXT: {
+        bulk_reserve(b, v->u.s.len * 2);
+        char *o = b->buf + b->len;
+        const char *p = v->u.s.ptr, *e = p + v->u.s.len;
+        for (; p < e; p++) {
+            switch (*p) {
+            case '\\': *o++ = '\\'; *o++ = '\\'; break;
+            case '\t': *o++ = '\\'; *o++ = 't'; break;
+            case '\n': *o++ = '\\'; *o++ = 'n'; break;
+            case '\r': *o++ = '\\'; *o++ = 'r'; break;
+            default: *o++ = *p;
+            }
+        }
+        b->len = (size_t)(o - b->buf);
+        return;
+    }
+    }
+    size_t n = strlen(num);
+    bulk_reserve(b, n);
+    memcpy(b->buf + b->len, num, n);
+    b->len += n;
+}
+
+static int pg_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
+{
+    pg_bulk *b = (pg_bulk *)bulk;
+    for (int i = 0; i < b->ncols; i++) {
+        if (i) {
+            bulk_reserve(b, 1);
+            b->buf[b->len++] = '\t';
+        }
+        copy_value(b, &vals[i]);
+    }
+    bulk_reserve(b, 1);
+    b->buf[b->len++] = '\n';
+    b->base.rows++;
+    return b->len >= COPY_FLUSH_BYTES ? bulk_flush(b, err) : 0;
+}
+
+static int pg_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
+{
+    pg_bulk *b = (pg_bulk *)bulk;
+    pg_conn *c = (pg_conn *)bulk->conn;
+    int rc = commit ? bulk_flush(b, err) : 0;
+    bool ok = commit && rc == 0;
+    if (PQputCopyEnd(c->pg, ok ? NULL : "load abandoned by dbgauge") != 1 && rc == 0 && ok)
+        rc = result_error(c, NULL, NULL, err);
+    PGresult *res;
+    while ((res = PQgetResult(c->pg)) != NULL) {
+        if (PQresultStatus(res) != PGRES_COMMAND_OK && rc == 0 && ok)
+            rc = result_error(c, res, NULL, err);
+        PQclear(res);
+    }
+    free(b->buf);
+    free(b);
+    return rc;
+}
+
+/* ---- statistics and server facts --------------------------------------------------------- */
+
+static int64_t field_int(const PGresult *r, int col)
+{
+    if (PQgetisnull(r, 0, col))
+        return -1;
+    int64_t v;
+    return parse_int(PQgetvalue(r, 0, col), &v) ? v : -1;
+}
+
+/* Runs fn on the monitor connection; when the server went away since the last call (a
+ * restart during a run), connects again and tries once more. */
+static int with_reconnect(pg_conn *c, int (*fn)(pg_conn *, void *, dg_err *), void *arg,
+                          dg_err *err)
+{
+    int rc = ensure_connected(c, false, err);
+    if (rc)
+        return rc;
+    dg_err e;
+    dg_err_clear(&e);
+    rc = fn(c, arg, &e);
+    if (rc == 0)
+        return 0;
+    if (e.cls != DG_EC_CONN_LOST || c->base.in_tx) {
+        if (err)
+            *err = e;
+        return rc;
+    }
+    if ((rc = ensure_connected(c, true, err)) != 0)
+        return rc;
+    return fn(c, arg, err);
+}
+
+static int read_stats(pg_conn *c, void *arg, dg_err *err)
+{
+    dg_dbstats *out = arg;
+    int rc;
+    /* Counters of other sessions reach the shared statistics at most a second late (and at
+     * their end); this session's own are flushed first, so a reading includes every
+     * transaction this connection ran before it. A new transaction per reading also means
+     * a fresh statistics snapshot (stats_fetch_consistency = cache). */
+    if (c->server_version >= 150000 && !c->base.in_tx) {
+        PGresult *f = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
+        PQclear(f);
+    }
+    const char *writes =
+        c->server_version >= 170000
+            ? "(SELECT sum(writes)::bigint FROM pg_stat_io WHERE object = 'relation')"
+            : "(SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter)";
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT blks_hit, blks_read, xact_commit, xact_rollback, pg_database_size(datid), %s "
+             "FROM pg_stat_database WHERE datname = current_database()",
+             writes);
+    PGresult *r = NULL;
+    rc = simple(c, sql, false, &r, err);
+    if (rc)
+        return rc;
+    if (PQntuples(r) != 1) {
+        PQclear(r);
+        return dg_err_fail(err, DG_E_DB, "pg_stat_database has no row for this database");
+    }
+    out->cache_hits = field_int(r, 0);
+    out->cache_misses = field_int(r, 1);
+    out->commits = field_int(r, 2);
+    out->rollbacks = field_int(r, 3);
+    out->db_size_bytes = field_int(r, 4);
+    out->pages_written = field_int(r, 5);
+    PQclear(r);
+    return 0;
+}
+
+static int pg_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
+{
+    return with_reconnect((pg_conn *)conn, read_stats, out, err);
+}
+
+static int read_server_info(pg_conn *c, void *arg, dg_err *err)
+{
+    dg_server_info *out = arg;
+    memset(out, 0, sizeof *out);
+    PGresult *r = NULL;
+    int rc = simple(c,
+                    "SELECT 'version', version() UNION ALL "
+                    "(SELECT name, current_setting(name) FROM pg_settings WHERE name IN "
+                    "('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', "
+                    "'max_connections', 'effective_cache_size', 'work_mem', 'checkpoint_timeout', "
+                    "'default_transaction_isolation', 'full_page_writes', 'max_wal_size', "
+                    "'wal_sync_method', 'autovacuum', 'server_encoding') ORDER BY name)",
+                    false, &r, err);
+    if (rc)
+        return rc;
+    for (int i = 0; i < PQntuples(r); i++) {
+        const char *name = PQgetvalue(r, i, 0), *val = PQgetvalue(r, i, 1);
+        if (!strcmp(name, "version")) {
+            /* "PostgreSQL 15.4 (Debian ...) on x86_64-pc-linux-gnu, compiled by ..." */
+            const char *on = strstr(val, " on ");
+            int len = on ? (int)(on - val) : (int)strlen(val);
+            snprintf(out->version, sizeof out->version, "%.*s", len, val);
+            dg_server_info_add(out, "version_full", val);
+        } else {
+            dg_server_info_add(out, name, val);
+        }
+    }
+    PQclear(r);
+    char num[16];
+    snprintf(num, sizeof num, "%d", c->server_version);
+    dg_server_info_add(out, "server_version_num", num);
+    dg_server_info_add(out, "bulk_path", "COPY FROM STDIN (text)");
+    const char *host = PQhost(c->pg);
+    dg_server_info_add(out, "connection", host && host[0] == '/' ? "unix socket" : "tcp");
+    return 0;
+}
+
+static int pg_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
+{
+    return with_reconnect((pg_conn *)conn, read_server_info, out, err);
+}
+
+typedef struct exists_arg {
+    const char *table;
+    bool *out;
+} exists_arg;
+
+static int read_table_exists(pg_conn *c, void *arg, dg_err *err)
+{
+    exists_arg *a = arg;
+    const char *table = a->table;
+    int rc;
+    /* unquoted names fold to lower case; look in the current schema only */
+    char name[256];
+    size_t n = 0;
+    for (const char *p = table; *p && n + 1 < sizeof name; p++)
+        name[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    name[n] = '\0';
+    const char *vals[1] = {name};
+    PGresult *r = PQexecParams(c->pg,
+                               "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+                               "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+                               "AND c.relname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')",
+                               1, NULL, vals, NULL, NULL, 0);
+    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
+        rc = result_error(c, r, NULL, err);
+        PQclear(r);
+        return rc;
+    }
+    *a->out = field_int(r, 0) > 0;
+    PQclear(r);
+    return 0;
+}
+
+static int pg_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
+{
+    exists_arg a = {table, out};
+    return with_reconnect((pg_conn *)conn, read_table_exists, &a, err);
+}
+
+/* ---- descriptor ------------------------------------------------------------------------- */
+
+static const dg_dialect postgres_dialect = {
+    .name = "postgres",
+    .t_int = "int",
+    .t_bigint = "bigint",
+    .t_double = "double precision",
+    .t_text = "text",
+    .t_timestamp = "timestamp",
+    .t_blob_text = "text",
+    .t_numeric = "numeric",
+    .t_char = "char",
+    .t_varchar = "varchar",
+    .sized_types = true,
+    .now_expr = "now()",
+    .for_update = " FOR UPDATE",
+    .limit_style = DG_LIMIT_LIMIT,
+    .update_returning = true,
+    .delete_returning = true,
+    .desc_index_columns = true,
+    .drop_if_exists = true,
+    .alter_add_pk = true,
+    .analyze_prefix = "ANALYZE ",
+    /* sets hint bits and the visibility map, as pgbench -i does; outside a transaction
+     * block (dg_exec runs it on its own) */
+    .post_load_sql = "VACUUM ANALYZE",
+    .max_params = 65535,
+};
+
+static const char *const postgres_schemes[] = {"postgres", NULL};
+
+const dg_backend dg_backend_postgres = {
+    .name = "postgres",
+    .schemes = postgres_schemes,
+    .url_help = "postgres://user:pass@host:port/db?k=v  (libpq keywords, else server settings; "
+                "PG* variables fill absent parts)",
+    .caps = DG_CAP_SERVER | DG_CAP_ISOLATION | DG_CAP_CONCURRENT_WRITERS,
+    .dialect = &postgres_dialect,
+    .connect = pg_connect,
+    .close = pg_close,
+    .prepare = pg_prepare,
+    .stmt_free = pg_stmt_free,
+    .execute = pg_execute,
+    .fetch = pg_fetch,
+    .ncols = pg_ncols,
+    .colname = pg_colname,
+    .column = pg_column,
+    .affected = pg_affected,
+    .reset = pg_reset,
+    .exec = pg_exec,
+    .begin = pg_begin,
+    .commit = pg_commit,
+    .rollback = pg_rollback,
+    .bulk_begin = pg_bulk_begin,
+    .bulk_row = pg_bulk_row,
+    .bulk_end = pg_bulk_end,
+    .stats = pg_stats,
+    .server_info = pg_server_info,
+    .conn_cache_stats = NULL,
+    .table_exists = pg_table_exists,
+};

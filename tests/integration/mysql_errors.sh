@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Errors against MariaDB/MySQL, each provoked for real:
+#   - a wrong password and a missing database: exit 1, a clear message, no password shown
+#   - bad SQL in a script workload: exit 1 before the run starts
+#   - deadlock (1213) and a serialization conflict between two connections: class RETRY
+#     (conformance checks), and a tpcb run at REPEATABLE READ with
+#     innodb_snapshot_isolation=ON whose conflicts (1020) are retried without breaking
+#     the balances
+#   - lock wait timeouts (1205, which roll back only the statement): retried after a real
+#     ROLLBACK (a partial transaction must not survive: the two balances it moves stay
+#     equal)
+#   - the server stopped mid-run and started again: the run ends on time, reconnects, and
+#     every transaction dbgauge reports as committed is in the database; transactions whose
+#     COMMIT was in flight when the connection broke are reported with SQLSTATE 08007
+#     (outcome unknown) and are the only possible difference
+source "$(dirname "$0")/common.bash"
+url=$(need_server mysql)
+client=$(command -v mariadb || command -v mysql) || fail "no mariadb/mysql client"
+server="$DG_SRC/scripts/servers/mysql.sh"
+# url_with [password=P] [db=D] [param=K=V]: the test URL with one part changed
+url_with() {
+  python3 - "$url" "$@" <<'PY'
+import sys, urllib.parse as up
+p = up.urlsplit(sys.argv[1])
+user, _, pw = p.netloc.rpartition("@")[0].partition(":")
+host = p.netloc.rpartition("@")[2]
+path, query = p.path, p.query
+for arg in sys.argv[2:]:
+    k, _, v = arg.partition("=")
+    if k == "password":
+        pw = v
+    elif k == "db":
+        path = "/" + v
+    elif k == "param":
+        query = query + ("&" if query else "") + v
+auth = user + (":" + pw if pw else "")
+print(up.urlunsplit((p.scheme, auth + "@" + host, path, query, "")))
+PY
+}
+mapfile -t MYARGS < <(python3 - "$url" <<'PY'
+import sys, urllib.parse as up
+p = up.urlsplit(sys.argv[1])
+q = dict(up.parse_qsl(p.query))
+print("--no-defaults")
+if p.username: print("--user=" + up.unquote(p.username))
+if p.password: print("--password=" + up.unquote(p.password))
+if "socket" in q: print("--socket=" + q["socket"])
+else:
+    print("--host=" + (p.hostname or "localhost"))
+    if p.port: print("--port=%d" % p.port)
+print("--database=" + p.path.lstrip("/"))
+PY
+)
+q() { "$client" "${MYARGS[@]}" -N -B -e "$1"; }
+elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'; }
+
+# ---- connection errors --------------------------------------------------------------------
+secret='Wr0ng-S3cret-pw'
+expect_exit 1 "$DBGAUGE" run --db "$(url_with "password=$secret")" -w tpcb -T 1s
+grep -q "Access denied for user" "$TMP/err" || { cat "$TMP/err"; fail "wrong password: unclear message"; }
+grep -q "cannot connect to" "$TMP/err" || fail "wrong password: the message does not say what failed"
+! grep -q -- "$secret" "$TMP/out" "$TMP/err" || fail "the password appears in the output"
+
+expect_exit 1 "$DBGAUGE" run --db "$(url_with db=dbgauge_no_such_db)" -w tpcb -T 1s
+grep -q "dbgauge_no_such_db" "$TMP/err" || { cat "$TMP/err"; fail "missing database: unclear message"; }
+
+expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb -T 1s --conn no_such_setting=1
+grep -q "no_such_setting" "$TMP/err" || { cat "$TMP/err"; fail "bad --conn setting: unclear message"; }
+
+# ---- bad SQL in a script: found when terminals prepare, before the run -----------------------
+"$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -q --seed 3 > /dev/null
+printf '\\set aid random(1, 100000)\nSELEC abalance FROM pgbench_accounts WHERE aid = :aid;\n' > "$TMP/typo.sql"
+expect_exit 1 "$DBGAUGE" run --db "$url" -f "$TMP/typo.sql" -T 5s
+grep -q "typo.sql command 2: .*SQL syntax.*\[42000\]" "$TMP/err" || { cat "$TMP/err"; fail "bad SQL message"; }
+grep -q "tps" "$TMP/out" && fail "a run started despite bad SQL"
+
+# ---- deadlock and serialization conflicts: class RETRY ----------------------------------------
+"$DG_CONFORMANCE" "$url" test_deadlock test_serialization > "$TMP/conf.out" 2>&1 || { cat "$TMP/conf.out"; fail "conformance: deadlock / serialization"; }
+
+# tpcb at REPEATABLE READ with snapshot isolation (MariaDB 10.6.18+; the default from
+# 11.6.2): an update of a row changed since the transaction's snapshot fails with 1020
+if [ -n "$(q "SHOW VARIABLES LIKE 'innodb_snapshot_isolation'")" ]; then
+  "$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 3s -q --conn tx_isolation=REPEATABLE-READ \
+    --conn innodb_snapshot_isolation=ON --json "$TMP/rr.json" > /dev/null || true
+  json "$TMP/rr.json" "d['totals']['retries'] > 0" | grep -q True || fail "no 1020 conflicts were retried"
+  json "$TMP/rr.json" "all(e['class'] == 'retry' for e in d['errors'])" | grep -q True || fail "unexpected error kinds with snapshot isolation"
+  committed=$(json "$TMP/rr.json" "d['totals']['transactions']")
+  [ "$(q 'SELECT count(*) FROM pgbench_history')" = "$committed" ] || fail "snapshot isolation: history != committed"
+  "$DBGAUGE" check --db "$url" -w tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "balances after retries"; }
+else
+  note "skip snapshot-isolation run: the server has no innodb_snapshot_isolation"
+fi
+
+# ---- lock wait timeout (1205): RETRY, and the ROLLBACK really undoes the transaction ---------------
+cat > "$TMP/locks.sql" <<'SQL'
+\set aid random(1, 100000)
+BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;
+UPDATE pgbench_tellers SET tbalance = tbalance + 1 WHERE tid = 1;
+\sleep 1200 ms
+END;
+SQL
+a0=$(q 'SELECT sum(abalance) FROM pgbench_accounts'); t0=$(q 'SELECT tbalance FROM pgbench_tellers WHERE tid = 1')
+"$DBGAUGE" run --db "$(url_with param=innodb_lock_wait_timeout=1)" -f "$TMP/locks.sql" -c 2 -T 5s -q \
+  --json "$TMP/lk.json" > /dev/null || true
+a1=$(q 'SELECT sum(abalance) FROM pgbench_accounts'); t1=$(q 'SELECT tbalance FROM pgbench_tellers WHERE tid = 1')
+committed=$(json "$TMP/lk.json" "d['totals']['transactions']")
+note "lock wait timeouts: committed=$committed retries=$(json "$TMP/lk.json" "d['totals']['retries']") accounts +$((a1 - a0)) teller +$((t1 - t0))"
+json "$TMP/lk.json" "d['totals']['retries'] > 0" | grep -q True || fail "no lock wait timeouts were retried"
+json "$TMP/lk.json" "all(e['class'] == 'retry' for e in d['errors'])" | grep -q True || fail "unexpected error kinds with lock wait timeouts"
+[ $((a1 - a0)) = "$committed" ] && [ $((t1 - t0)) = "$committed" ] || fail "a timed-out transaction left changes behind (or counts are off)"
+
+# ---- the server stopped mid-run, then started again ----------------------------------------------
+if ! "$server" status >/dev/null 2>&1 || [ "$("$server" env)" != "export DG_TEST_MYSQL_URL=$url" ]; then
+  note "skip restart test: $url is not the server scripts/servers/mysql.sh manages"
+  exit 0
+fi
+trap '"$server" start >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+"$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -q --seed 5 > /dev/null
+t0=$(date +%s.%N)
+"$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 12s -P 1s --json "$TMP/down.json" > "$TMP/down.out" 2> "$TMP/down.err" &
+pid=$!
+sleep 3
+"$server" stop
+while [ "$(elapsed_since "$t0" | cut -d. -f1)" -lt 6 ]; do sleep 0.1; done
+"$server" start
+set +e; wait $pid; rc=$?; set -e
+elapsed=$(elapsed_since "$t0")
+note "run with a restart: exit $rc after $elapsed s"
+# the runner reconnects and finishes the planned duration with every terminal: exit 0
+[ "$rc" = 0 ] || { cat "$TMP/down.err"; fail "exit status $rc after a server restart"; }
+awk -v e="$elapsed" 'BEGIN {exit !(e < 17)}' || fail "the run took $elapsed s for 12 s: it hung"
+json "$TMP/down.json" "d['monitor']['reconnects'] > 0 and d['monitor']['downtime_s'] > 1" | grep -q True || fail "no reconnects / downtime in the monitor section"
+json "$TMP/down.json" "sum(i['reconnects'] for i in d['intervals']) == d['monitor']['reconnects'] and any(i['downtime_s'] > 0 for i in d['intervals'])" | grep -q True || fail "reconnects / downtime missing from the intervals"
+json "$TMP/down.json" "any(i['transactions'] > 0 for i in d['intervals'][-3:])" | grep -q True || fail "no transactions after the restart"
+grep -q "reconnecting" "$TMP/down.err" || fail "the lost connection was not reported"
+committed=$(json "$TMP/down.json" "d['totals']['transactions']")
+unknown=$(json "$TMP/down.json" "sum(e['count'] for e in d['errors'] if '08007' in e['message'])")
+history=$(q 'SELECT count(*) FROM pgbench_history')
+note "committed=$committed history=$history outcome unknown=$unknown"
+[ "$history" -ge "$committed" ] || fail "history $history < committed $committed: a reported commit is missing"
+[ "$history" -le $((committed + unknown)) ] || fail "history $history > committed $committed + unknown $unknown"
+"$DBGAUGE" check --db "$url" -w tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "balances after a restart"; }

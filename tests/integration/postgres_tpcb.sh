@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# tpcb on PostgreSQL: load scale 1, run 2 terminals x 5 s, and check every count dbgauge
+# reports against the server:
+#   - history rows = committed transactions (exact), and the balance sums agree;
+#   - honest counts: the server's own commit counter (pg_stat_database.xact_commit, read
+#     with psql before and after) grew by exactly dbgauge's committed transactions plus
+#     dbgauge's bookkeeping transactions, and monitor.server_commits in the result file
+#     agrees with it.
+#
+# Bookkeeping (docs/backends.md, "Server transactions dbgauge adds"), for `dbgauge run` on
+# a loaded tpcb database with T terminals and N report intervals (warmup ones included):
+#   main connection   1 session start + 4 table checks + 2 (attach: prepare + execute)
+#                     + 1 server_info + 2 per stats reading (flush + read) for the reading
+#                     before the run, at the start, at each interval and after the run
+#                     + 1 close flush                       = 15 + 2N
+#   each terminal     1 session start + 5 prepared statements + 1 close flush = 7
+# monitor.server_commits spans only the readings before and after the run: it sees the
+# terminals, 2 per reading in between (start + N intervals), the read of the first and the
+# flush of the last reading: committed + 7T + 2N + 4.
+# Exactness needs a quiet database: the test server runs without autovacuum, whose
+# workers' transactions would count too.
+source "$(dirname "$0")/common.bash"
+url=$(need_server postgres)
+command -v psql >/dev/null || fail "psql not found"
+export PGCONNECT_TIMEOUT=10
+
+# Every query of this test runs in one psql session kept open throughout, so its own cost
+# in the commit counter is known exactly: a reading first flushes the session's pending
+# counters, then reads; between two readings the counter sees the earlier read and the
+# later flush (2). A separate psql per query would not do: a session's last counts reach
+# the statistics when its server process exits, at some moment after psql has returned.
+# dbgauge flushes its sessions' counters before it closes them, so by the time it exits
+# everything it did is in pg_stat_database (nothing to wait for).
+coproc PSQL { exec psql "$url" -XAtq -v ON_ERROR_STOP=1 2>&1; }
+sql() { # sql QUERY: runs QUERY (one row, one column) in the session, the value in $REPLY
+  echo "$1;" >&"${PSQL[1]}"
+  IFS= read -r -t 30 REPLY <&"${PSQL[0]}" || fail "the psql session did not answer: $1"
+}
+q() { sql "$1"; echo "$REPLY"; }
+read_commits() { # -> $COMMITS
+  sql "SELECT 'flushed' FROM pg_stat_force_next_flush()"
+  [ "$REPLY" = flushed ] || fail "pg_stat_force_next_flush: $REPLY"
+  sql "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+  COMMITS=$REPLY
+}
+READING_COST=2
+
+"$DBGAUGE" load --db "$url" --workload tpcb --scale 1 --drop --seed 7 -q
+[ "$(q 'SELECT count(*) FROM pgbench_accounts')" = 100000 ] || fail "accounts"
+[ "$(q 'SELECT count(*) FROM pgbench_tellers')" = 10 ] || fail "tellers"
+[ "$(q 'SELECT count(*) FROM pgbench_history')" = 0 ] || fail "history not empty after load"
+[ "$(q "SELECT count(*) FROM pg_indexes WHERE indexname = 'pgbench_accounts_pkey'")" = 1 ] || fail "primary key"
+# load refuses to overwrite without --drop
+expect_exit 1 "$DBGAUGE" load --db "$url" --workload tpcb
+grep -q -- "--drop" "$TMP/err" || fail "load without --drop should mention --drop"
+read_commits; c0=$COMMITS; read_commits
+[ $((COMMITS - c0)) = $READING_COST ] || fail "two readings in a row differ by $((COMMITS - c0)), not $READING_COST"
+
+read_commits; before=$COMMITS
+"$DBGAUGE" run --db "$url" --workload tpcb --terminals 2 --duration 5s --warmup 1s \
+  --report-interval 1s --json "$TMP/r.json" --seed 11 > "$TMP/run.out"
+read_commits; after=$COMMITS
+
+committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions']")
+history=$(q 'SELECT count(*) FROM pgbench_history')
+note "committed=$committed history=$history"
+[ "$committed" = "$history" ] || fail "history rows $history != committed transactions $committed"
+[ "$committed" -gt 100 ] || fail "too few transactions: $committed"
+json "$TMP/r.json" "d['totals']['errors'] == 0 and d['run']['complete'] and d['run']['backend'] == 'postgres'" | grep -q True || fail "run section"
+"$DBGAUGE" check --db "$url" --workload tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "balances disagree"; }
+
+T=2
+N=$(json "$TMP/r.json" "len(d['intervals']) + len(d['warmup_intervals'])")
+server_delta=$((after - before - READING_COST))
+expected=$((committed + 15 + 2 * N + 7 * T))
+note "xact_commit grew by $server_delta; committed $committed + bookkeeping $((expected - committed)) = $expected"
+[ "$server_delta" = "$expected" ] || fail "server commits $server_delta != $expected (committed $committed + bookkeeping)"
+monitor=$(json "$TMP/r.json" "d['monitor']['server_commits']")
+[ "$monitor" = $((committed + 7 * T + 2 * N + 4)) ] || fail "monitor.server_commits $monitor != $((committed + 7 * T + 2 * N + 4))"
+
+# the server facts and statistics the result file promises
+json "$TMP/r.json" "d['server']['version'].startswith('PostgreSQL') and all(k in d['server']['settings'] for k in ('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', 'max_connections', 'effective_cache_size', 'work_mem', 'checkpoint_timeout', 'default_transaction_isolation', 'full_page_writes', 'bulk_path'))" | grep -q True || fail "server settings"
+json "$TMP/r.json" "d['monitor']['cache_hit_pct'] > 50 and d['monitor']['db_size_after_bytes'] > 10e6" | grep -q True || fail "cache hits / size"
+json "$TMP/r.json" "all(i['cache_hit_pct'] is not None for i in d['intervals'])" | grep -q True || fail "per-interval cache hits"
+
+# select-only runs in autocommit: one server transaction per dbgauge transaction
+read_commits; before=$COMMITS
+"$DBGAUGE" run --db "$url" --workload tpcb:select-only -c 2 -T 2s -P 1s -q --json "$TMP/s.json" > /dev/null
+read_commits; after=$COMMITS
+committed=$(json "$TMP/s.json" "d['totals']['transactions']")
+N=$(json "$TMP/s.json" "len(d['intervals'])")
+server_delta=$((after - before - READING_COST))
+# terminals prepare 1 statement each: 1 + 1 + 1 per terminal
+expected=$((committed + 15 + 2 * N + 3 * T))
+note "select-only: xact_commit grew by $server_delta, expected $expected"
+[ "$server_delta" = "$expected" ] || fail "select-only: server commits $server_delta != $expected"
+
+# simple-update: exact history growth
+before=$(q 'SELECT count(*) FROM pgbench_history')
+"$DBGAUGE" run --db "$url" --workload tpcb:simple-update -t 500 -c 2 -q --json "$TMP/u.json" > /dev/null
+after=$(q 'SELECT count(*) FROM pgbench_history')
+[ $((after - before)) = 1000 ] || fail "simple-update: $((after - before)) history rows for 2x500 transactions"
