@@ -193,10 +193,11 @@ static json_t *phase_totals(const dg_run_stats *st, int phase)
 {
     double secs = (double)st->phase_ns[phase] / DG_NS_PER_S;
     const dg_txstats *a = &st->all[phase];
-    return json_pack("{s:I, s:o, s:I, s:I, s:I, s:I, s:o}", "transactions", (json_int_t)a->count, "tps",
+    return json_pack("{s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "transactions", (json_int_t)a->count, "tps",
                      dg_json_real(secs > 0 ? (double)a->count / secs : NAN), "errors",
                      (json_int_t)a->errors, "retries", (json_int_t)a->retries, "retried",
-                     (json_int_t)a->retried, "rollbacks", (json_int_t)a->rollbacks, "duration_s",
+                     (json_int_t)a->retried, "rollbacks", (json_int_t)a->rollbacks,
+                     "unknown_outcome", (json_int_t)a->unknown, "duration_s",
                      dg_json_real(secs));
 }
 
@@ -211,6 +212,8 @@ static json_t *tx_array(const dg_run_stats *st, const dg_workload *wl, int phase
                               "errors", (json_int_t)t->errors, "retries", (json_int_t)t->retries,
                               "retried", (json_int_t)t->retried, "rollbacks",
                               (json_int_t)t->rollbacks, "latency_ms", dg_result_latency(&t->lat));
+        if (t->unknown)
+            json_object_set_new(j, "unknown_outcome", json_integer((json_int_t)t->unknown));
         if (t->errors) {
             json_t *ec = json_object();
             for (int k = 1; k < 6; k++)

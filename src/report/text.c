@@ -40,6 +40,11 @@ void dg_report_text_run(FILE *out, const json_t *doc)
     fprintf(out, "  transactions: %.0f (%.1f per second), errors %.0f, retries %.0f, rollbacks %.0f\n",
             num(tot, "transactions"), num(tot, "tps"), num(tot, "errors"), num(tot, "retries"),
             num(tot, "rollbacks"));
+    double unk = num(tot, "unknown_outcome");
+    if (isfinite(unk) && unk > 0)
+        fprintf(out, "  of the errors, %.0f lost the connection while committing: their outcome is "
+                     "unknown (not counted as committed)\n",
+                unk);
     double tpm = num(doc, "workload_metrics.tpmC");
     if (isfinite(tpm))
         fprintf(out, "  tpmC (New-Order per minute): %.1f\n", tpm);

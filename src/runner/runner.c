@@ -30,7 +30,7 @@
 #include <string.h>
 
 #define RECONNECT_MIN_NS (100 * DG_NS_PER_MS)
-#define RECONNECT_MAX_NS (5 * DG_NS_PER_S)
+#define RECONNECT_MAX_NS (1 * DG_NS_PER_S) /* a restarted server is found within 1 s */
 #define SLEEP_SLICE_NS (50 * DG_NS_PER_MS)
 
 /* ---- stop requests -------------------------------------------------------------------- */
@@ -85,6 +85,12 @@ typedef struct terminal {
     atomic_bool done;
     atomic_bool aborted;
     atomic_llong cache_hits, cache_misses;
+    /* Outage bookkeeping (error path only): while down_since != 0 the terminal has no
+     * connection; the collector books the time up to each interval boundary into that
+     * interval, the terminal books the rest when it is back, never both for one span. */
+    pthread_mutex_t down_lock;
+    int64_t down_since;
+    int64_t booked_until;
     int last_buffer; /* the buffer of the last record, to notice flips */
     int init_rc;
     dg_err init_err;
@@ -208,8 +214,10 @@ static void close_session(terminal *t)
 static bool reconnect(terminal *t)
 {
     run *r = t->r;
-    int64_t down_start = dg_now_ns();
     int64_t backoff = RECONNECT_MIN_NS;
+    pthread_mutex_lock(&t->down_lock);
+    t->down_since = t->booked_until = dg_now_ns();
+    pthread_mutex_unlock(&t->down_lock);
     close_session(t);
     bool ok = false;
     while (!stop_requested() && dg_now_ns() < r->end_ns) {
@@ -231,7 +239,10 @@ static bool reconnect(terminal *t)
         sleep_until_or_stop(until);
         backoff = backoff * 2 > RECONNECT_MAX_NS ? RECONNECT_MAX_NS : backoff * 2;
     }
-    int64_t down = dg_now_ns() - down_start;
+    pthread_mutex_lock(&t->down_lock);
+    int64_t down = dg_now_ns() - t->booked_until;
+    t->down_since = 0;
+    pthread_mutex_unlock(&t->down_lock);
     int64_t tok = dg_phaser_enter(&t->ph);
     slot *s = &t->slots[dg_phaser_buffer(tok)];
     s->downtime_ns += down;
@@ -348,6 +359,7 @@ static void *terminal_main(void *arg)
         } else {
             ts->errors++;
             ts->err_class[e.cls]++;
+            ts->unknown += e.cls == DG_EC_CONN_LOST && !strcmp(e.sqlstate, "08007");
         }
         ts->retries += (uint64_t)tries;
         ts->retried += tries > 0;
@@ -479,6 +491,14 @@ static void harvest(run *r, interval_acc *iv)
         iv->downtime_ns += s->downtime_ns;
         s->reconnects = 0;
         s->downtime_ns = 0;
+        /* a terminal still without a connection: its outage so far belongs here */
+        pthread_mutex_lock(&t->down_lock);
+        if (t->down_since) {
+            int64_t now = dg_now_ns();
+            iv->downtime_ns += now - t->booked_until;
+            t->booked_until = now;
+        }
+        pthread_mutex_unlock(&t->down_lock);
     }
     for (int i = 0; i < r->ntx; i++)
         dg_txstats_merge(&iv->all, &iv->tx[i]);
@@ -617,6 +637,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         atomic_init(&t->aborted, false);
         atomic_init(&t->cache_hits, -1);
         atomic_init(&t->cache_misses, -1);
+        pthread_mutex_init(&t->down_lock, NULL);
         if (init_slot(&t->slots[0], r.ntx) || init_slot(&t->slots[1], r.ntx)) {
             rc = dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
             goto cleanup;
@@ -756,6 +777,7 @@ cleanup:
     for (int k = 0; k < n; k++) {
         free_slot(&r.terms[k].slots[0], r.ntx);
         free_slot(&r.terms[k].slots[1], r.ntx);
+        pthread_mutex_destroy(&r.terms[k].down_lock);
     }
     for (int i = 0; i < r.ntx; i++)
         dg_txstats_destroy(&iv.tx[i]);

@@ -18,7 +18,7 @@ void dg_txstats_destroy(dg_txstats *s)
 void dg_txstats_reset(dg_txstats *s)
 {
     dg_hist_reset(&s->lat);
-    s->count = s->rollbacks = s->errors = s->retries = s->retried = 0;
+    s->count = s->rollbacks = s->errors = s->retries = s->retried = s->unknown = 0;
     memset(s->err_class, 0, sizeof s->err_class);
 }
 
@@ -30,6 +30,7 @@ void dg_txstats_merge(dg_txstats *dst, const dg_txstats *src)
     dst->errors += src->errors;
     dst->retries += src->retries;
     dst->retried += src->retried;
+    dst->unknown += src->unknown;
     for (int i = 0; i < 6; i++)
         dst->err_class[i] += src->err_class[i];
 }

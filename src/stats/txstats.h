@@ -21,6 +21,8 @@ typedef struct dg_txstats {
     uint64_t errors;      /* failed transactions */
     uint64_t retries;     /* extra attempts after RETRY-class errors */
     uint64_t retried;     /* transactions that needed at least one retry */
+    uint64_t unknown;     /* failed with the connection lost while committing (SQLSTATE
+                             08007): may or may not have committed; also in errors */
     uint64_t err_class[6];/* failures by dg_errclass */
 } dg_txstats;
 
