@@ -1,0 +1,50 @@
+# workloads.bash - one body of workload tests run against every server (sourced after
+# common.bash with $url set): the built-in tpcc and a script workload with \gset and \if
+# must run unchanged on every database, with counts that match the rows written.
+#
+# Row counts are read through dbgauge itself (a one-line script whose debug() prints the
+# value), so the body needs no database-specific client.
+
+# db_count SQL: the integer the query returns
+db_count() {
+  printf '%s \\gset\n\\set n debug(:n)\n' "$1" > "$TMP/count.sql"
+  "$DBGAUGE" run --db "$url" -f "$TMP/count.sql" -t 1 -q --no-results 2>&1 >/dev/null |
+    sed -n 's/^debug(.*): int \(-\{0,1\}[0-9]*\)$/\1/p'
+}
+
+# tpcc scale 1: load, run 2 terminals, New-Orders committed (minus business rollbacks)
+# equal the orders added, payments equal the history rows added, and check passes
+"$DBGAUGE" load --db "$url" -w tpcc --scale 1 --drop -j 2 --seed 5 -q > /dev/null
+orders0=$(db_count "SELECT count(*) AS n FROM orders")
+hist0=$(db_count "SELECT count(*) AS n FROM history")
+[ "$orders0" = 30000 ] || fail "tpcc load: $orders0 orders, expected 30000"
+"$DBGAUGE" run --db "$url" -w tpcc -c 2 -T "${TPCC_SECONDS:-8s}" -P 2s -q --json "$TMP/tpcc.json" > /dev/null
+orders1=$(db_count "SELECT count(*) AS n FROM orders")
+hist1=$(db_count "SELECT count(*) AS n FROM history")
+no=$(json "$TMP/tpcc.json" "[t['count'] - t['rollbacks'] for t in d['transactions'] if t['name'] == 'new_order'][0]")
+pay=$(json "$TMP/tpcc.json" "[t['count'] for t in d['transactions'] if t['name'] == 'payment'][0]")
+unknown=$(json "$TMP/tpcc.json" "d['totals']['unknown_outcome']")
+note "tpcc: new orders $no, orders added $((orders1 - orders0)); payments $pay, history added $((hist1 - hist0))"
+[ "$unknown" = 0 ] || fail "unknown commit outcomes on a healthy server"
+[ $((orders1 - orders0)) = "$no" ] || fail "orders added $((orders1 - orders0)) != committed New-Orders $no"
+[ $((hist1 - hist0)) = "$pay" ] || fail "history added $((hist1 - hist0)) != committed Payments $pay"
+[ "$no" -gt 10 ] || fail "too few New-Orders: $no"
+json "$TMP/tpcc.json" "d['workload_metrics']['tpmC'] > 0 and d['run']['complete']" | grep -q True || fail "tpcc result"
+"$DBGAUGE" check --db "$url" -w tpcc > "$TMP/check.out" || { cat "$TMP/check.out"; fail "tpcc check"; }
+
+# a script workload with \gset and \if, read-only on the tpcc tables
+cat > "$TMP/district.sql" <<'SQL'
+\set d random(1, 10)
+SELECT d_next_o_id AS next, d_w_id AS w FROM district WHERE d_w_id = 1 AND d_id = :d \gset
+\if :next > 3000
+  SELECT count(*) AS recent FROM orders WHERE o_w_id = :w AND o_d_id = :d AND o_id >= 3000 \gset
+  \set ok debug(:recent >= 0)
+\elif :next = 3001
+  \set ok debug(1)
+\else
+  SELECT o_id FROM orders WHERE o_w_id = :w AND o_d_id = :d AND o_id = -1;
+\endif
+SQL
+"$DBGAUGE" run --db "$url" -f "$TMP/district.sql" -t 25 -c 2 -q --json "$TMP/script.json" > /dev/null 2> "$TMP/script.err"
+json "$TMP/script.json" "d['totals']['transactions'] == 50 and d['totals']['errors'] == 0" | grep -q True || fail "script workload"
+[ "$(grep -c 'debug(.*): boolean true\|debug(.*): int 1' "$TMP/script.err")" = 50 ] || { head "$TMP/script.err"; fail "script branches"; }
