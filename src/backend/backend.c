@@ -397,6 +397,18 @@ bool dg_value_as_double(const dg_value *v, double *out)
     return false;
 }
 
+uint64_t dg_value_bytes(const dg_value *v)
+{
+    switch (v->type) {
+    case DG_V_TEXT:
+        return v->u.s.len + 1;
+    case DG_V_NULL:
+        return 1;
+    default:
+        return 8;
+    }
+}
+
 void dg_value_format(const dg_value *v, char *buf, size_t len)
 {
     switch (v->type) {

@@ -81,6 +81,9 @@ dg_value dg_vstr(const char *s);
 bool dg_value_as_int(const dg_value *v, int64_t *out);
 /* Converts a value to double; false for NULL or unparsable text. */
 bool dg_value_as_double(const dg_value *v, double *out);
+/* Approximate size of a value as row data (text length + 1, 8 for numbers, 1 for NULL),
+ * for the bulk loaders' byte counts. */
+uint64_t dg_value_bytes(const dg_value *v);
 /* Formats a value as SQL-ish text into buf ("NULL", "12", "1.5", "12.34", the text). */
 void dg_value_format(const dg_value *v, char *buf, size_t len);
 

@@ -42,18 +42,6 @@ typedef struct fb_bulk {
     uint64_t in_tx_rows;
 } fb_bulk;
 
-static uint64_t value_bytes(const dg_value *v)
-{
-    switch (v->type) {
-    case DG_V_TEXT:
-        return v->u.s.len + 1;
-    case DG_V_NULL:
-        return 1;
-    default:
-        return 8;
-    }
-}
-
 /* Message bytes one row of the INSERT's parameters takes (as described by the server). */
 static size_t row_msg_bytes(const fb_stmt *ins)
 {
@@ -184,7 +172,7 @@ int fb_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
     fb_bulk *b = (fb_bulk *)bulk;
     int rc;
     for (int i = 0; i < b->ncols; i++)
-        b->base.bytes += value_bytes(&vals[i]);
+        b->base.bytes += dg_value_bytes(&vals[i]);
     if (!b->blk) {
         rc = fb_stmt_run(b->ins, vals, &b->tx, TXK_LOCAL, err);
         b->ins->txk = TXK_NONE;

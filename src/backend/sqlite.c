@@ -438,18 +438,6 @@ static int sl_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     return 0;
 }
 
-static uint64_t value_bytes(const dg_value *v)
-{
-    switch (v->type) {
-    case DG_V_TEXT:
-        return v->u.s.len + 1;
-    case DG_V_NULL:
-        return 1;
-    default:
-        return 8;
-    }
-}
-
 static int sl_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
 {
     sl_bulk *b = (sl_bulk *)bulk;
@@ -458,7 +446,7 @@ static int sl_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
         int rc = bind_value(b->ins, i + 1, &vals[i]);
         if (rc != SQLITE_OK)
             return sl_error(c->db, rc, err, "bulk load");
-        b->base.bytes += value_bytes(&vals[i]);
+        b->base.bytes += dg_value_bytes(&vals[i]);
     }
     int rc = sqlite3_step(b->ins);
     sqlite3_reset(b->ins);
