@@ -15,7 +15,7 @@
 #     (outcome unknown) and are the only possible difference
 source "$(dirname "$0")/common.bash"
 url=$(need_server mysql)
-client=$(command -v mariadb || command -v mysql) || fail "no mariadb/mysql client"
+source "$(dirname "$0")/mysql.bash"   # q QUERY through the mariadb client
 server="$DG_SRC/scripts/servers/mysql.sh"
 # url_with [password=P] [db=D] [param=K=V]: the test URL with one part changed
 url_with() {
@@ -37,22 +37,6 @@ auth = user + (":" + pw if pw else "")
 print(up.urlunsplit((p.scheme, auth + "@" + host, path, query, "")))
 PY
 }
-mapfile -t MYARGS < <(python3 - "$url" <<'PY'
-import sys, urllib.parse as up
-p = up.urlsplit(sys.argv[1])
-q = dict(up.parse_qsl(p.query))
-print("--no-defaults")
-if p.username: print("--user=" + up.unquote(p.username))
-if p.password: print("--password=" + up.unquote(p.password))
-if "socket" in q: print("--socket=" + q["socket"])
-else:
-    print("--host=" + (p.hostname or "localhost"))
-    if p.port: print("--port=%d" % p.port)
-print("--database=" + p.path.lstrip("/"))
-PY
-)
-q() { "$client" "${MYARGS[@]}" -N -B -e "$1"; }
-elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'; }
 
 # ---- connection errors --------------------------------------------------------------------
 secret='Wr0ng-S3cret-pw'
@@ -110,34 +94,6 @@ json "$TMP/lk.json" "d['totals']['retries'] > 0" | grep -q True || fail "no lock
 json "$TMP/lk.json" "all(e['class'] == 'retry' for e in d['errors'])" | grep -q True || fail "unexpected error kinds with lock wait timeouts"
 [ $((a1 - a0)) = "$committed" ] && [ $((t1 - t0)) = "$committed" ] || fail "a timed-out transaction left changes behind (or counts are off)"
 
-# ---- the server stopped mid-run, then started again ----------------------------------------------
-if ! "$server" status >/dev/null 2>&1 || [ "$("$server" env)" != "export DG_TEST_MYSQL_URL=$url" ]; then
-  note "skip restart test: $url is not the server scripts/servers/mysql.sh manages"
-  exit 0
-fi
-trap '"$server" start >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
-"$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -q --seed 5 > /dev/null
-t0=$(date +%s.%N)
-"$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 12s -P 1s --json "$TMP/down.json" > "$TMP/down.out" 2> "$TMP/down.err" &
-pid=$!
-sleep 3
-"$server" stop
-while [ "$(elapsed_since "$t0" | cut -d. -f1)" -lt 6 ]; do sleep 0.1; done
-"$server" start
-set +e; wait $pid; rc=$?; set -e
-elapsed=$(elapsed_since "$t0")
-note "run with a restart: exit $rc after $elapsed s"
-# the runner reconnects and finishes the planned duration with every terminal: exit 0
-[ "$rc" = 0 ] || { cat "$TMP/down.err"; fail "exit status $rc after a server restart"; }
-awk -v e="$elapsed" 'BEGIN {exit !(e < 17)}' || fail "the run took $elapsed s for 12 s: it hung"
-json "$TMP/down.json" "d['monitor']['reconnects'] > 0 and d['monitor']['downtime_s'] > 1" | grep -q True || fail "no reconnects / downtime in the monitor section"
-json "$TMP/down.json" "sum(i['reconnects'] for i in d['intervals']) == d['monitor']['reconnects'] and any(i['downtime_s'] > 0 for i in d['intervals'])" | grep -q True || fail "reconnects / downtime missing from the intervals"
-json "$TMP/down.json" "any(i['transactions'] > 0 for i in d['intervals'][-3:])" | grep -q True || fail "no transactions after the restart"
-grep -q "reconnecting" "$TMP/down.err" || fail "the lost connection was not reported"
-committed=$(json "$TMP/down.json" "d['totals']['transactions']")
-unknown=$(json "$TMP/down.json" "sum(e['count'] for e in d['errors'] if '08007' in e['message'])")
-history=$(q 'SELECT count(*) FROM pgbench_history')
-note "committed=$committed history=$history outcome unknown=$unknown"
-[ "$history" -ge "$committed" ] || fail "history $history < committed $committed: a reported commit is missing"
-[ "$history" -le $((committed + unknown)) ] || fail "history $history > committed $committed + unknown $unknown"
-"$DBGAUGE" check --db "$url" -w tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "balances after a restart"; }
+# ---- the server stopped mid-run, then started again (restart.bash) -------------------------------
+source "$(dirname "$0")/restart.bash"
+ENV_VAR=DG_TEST_MYSQL_URL restart_test
