@@ -14,34 +14,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The registry: every backend dbgauge knows, built or not. DG_HAVE_<NAME> comes from the
+ * build (CMakeLists.txt adds a backend's sources only when its client library is found);
+ * this is the one place that reads it. */
 extern const dg_backend dg_backend_sqlite;
 #ifdef DG_HAVE_POSTGRES
 extern const dg_backend dg_backend_postgres;
+#define PG_BE (&dg_backend_postgres)
+#else
+#define PG_BE NULL
 #endif
 #ifdef DG_HAVE_MYSQL
 extern const dg_backend dg_backend_mysql;
+#define MY_BE (&dg_backend_mysql)
+#else
+#define MY_BE NULL
 #endif
 #ifdef DG_HAVE_FIREBIRD
 extern const dg_backend dg_backend_firebird;
+#define FB_BE (&dg_backend_firebird)
+#else
+#define FB_BE NULL
 #endif
 
-static const dg_backend *const registry[] = {
-    &dg_backend_sqlite,
-#ifdef DG_HAVE_POSTGRES
-    &dg_backend_postgres,
-#endif
-#ifdef DG_HAVE_MYSQL
-    &dg_backend_mysql,
-#endif
-#ifdef DG_HAVE_FIREBIRD
-    &dg_backend_firebird,
-#endif
-    NULL,
+static const dg_backend_entry catalog[] = {
+    {"sqlite", "libsqlite3-dev", &dg_backend_sqlite},
+    {"postgres", "libpq-dev", PG_BE},
+    {"mysql", "libmariadb-dev", MY_BE},
+    {"firebird", "firebird-dev", FB_BE},
 };
+#define NCATALOG (sizeof catalog / sizeof catalog[0])
 
-const dg_backend *const *dg_backends(void)
+const dg_backend_entry *dg_backend_catalog(size_t *n)
 {
-    return registry;
+    *n = NCATALOG;
+    return catalog;
 }
 
 /* Scheme aliases users type. */
@@ -59,21 +66,19 @@ static const char *canonical_scheme(const char *s)
     return s;
 }
 
-const dg_backend *dg_backend_for_scheme(const char *scheme)
+const dg_backend_entry *dg_backend_lookup(const char *scheme)
 {
     const char *name = canonical_scheme(scheme);
-    for (const dg_backend *const *b = registry; *b; b++)
-        for (const char *const *s = (*b)->schemes; *s; s++)
-            if (!strcmp(*s, name))
-                return *b;
+    for (size_t i = 0; i < NCATALOG; i++)
+        if (!strcmp(catalog[i].name, name))
+            return &catalog[i];
     return NULL;
 }
 
-bool dg_backend_known(const char *scheme)
+const dg_backend *dg_backend_for_scheme(const char *scheme)
 {
-    const char *name = canonical_scheme(scheme);
-    return !strcmp(name, "sqlite") || !strcmp(name, "postgres") || !strcmp(name, "mysql") ||
-           !strcmp(name, "firebird");
+    const dg_backend_entry *e = dg_backend_lookup(scheme);
+    return e ? e->be : NULL;
 }
 
 /* ---- URLs ------------------------------------------------------------------------------ */
@@ -283,13 +288,14 @@ int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *
     int rc = dg_url_parse(url, &u, err);
     if (rc)
         return rc;
-    const dg_backend *be = dg_backend_for_scheme(u.scheme);
+    const dg_backend_entry *entry = dg_backend_lookup(u.scheme);
+    const dg_backend *be = entry ? entry->be : NULL;
     if (!be) {
-        if (dg_backend_known(u.scheme))
+        if (entry)
             rc = dg_err_fail(err, DG_E_UNSUPPORTED,
-                             "this dbgauge was built without the %s backend (its client library "
-                             "was missing at build time)",
-                             u.scheme);
+                             "this dbgauge was built without the %s backend: install %s "
+                             "(apt-get install %s) and rebuild",
+                             entry->name, entry->package, entry->package);
         else
             rc = dg_err_fail(err, DG_E_INVAL,
                              "unknown database type '%s' in '%s' (known: sqlite, postgres, mysql, "

@@ -275,12 +275,22 @@ struct dg_bulk {
 
 /* ---- registry and URLs ---------------------------------------------------------------- */
 
-/* The compiled-in backends, NULL-terminated. */
-const dg_backend *const *dg_backends(void);
-/* The backend for a URL scheme (aliases: postgresql, mariadb, fb); NULL if none. */
+/* One known backend: its name, the Debian package whose client library it is built
+ * with, and its descriptor (NULL when this binary was built without it). */
+typedef struct dg_backend_entry {
+    const char *name;
+    const char *package;
+    const dg_backend *be;
+} dg_backend_entry;
+
+/* Every backend dbgauge knows, built or not, in a fixed order; *n gets the count. The
+ * array is static: never freed. */
+const dg_backend_entry *dg_backend_catalog(size_t *n);
+/* The entry for a URL scheme (aliases: sqlite3, postgresql, pg, mariadb, fb); NULL if the
+ * scheme is unknown. */
+const dg_backend_entry *dg_backend_lookup(const char *scheme);
+/* The built backend for a URL scheme; NULL if unknown or not built. */
 const dg_backend *dg_backend_for_scheme(const char *scheme);
-/* Known backends that were not compiled in (for "not built with X" messages). */
-bool dg_backend_known(const char *scheme);
 
 /* Parses a URL. Forms: sqlite:PATH, sqlite::memory:, postgres://user:pass@host:port/db?k=v,
  * mysql://..., firebird://user:pass@host:port//abs/path.fdb, firebird:PATH (embedded).

@@ -40,8 +40,6 @@
  * in firebird_load.c, statistics and server facts in firebird_info.c; firebird_int.h
  * holds what the three share.
  */
-#ifdef DG_HAVE_FIREBIRD
-
 #include "backend/firebird_int.h"
 
 #include "core/log.h"
@@ -1388,4 +1386,3 @@ const dg_backend dg_backend_firebird = {
     .table_exists = fb_table_exists,
 };
 
-#endif /* DG_HAVE_FIREBIRD */

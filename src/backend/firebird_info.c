@@ -16,8 +16,6 @@
  * Layout: one-row queries in their own transaction, database info, statistics (server-
  * wide and per attachment), server facts, table lookup.
  */
-#ifdef DG_HAVE_FIREBIRD
-
 #include "backend/firebird_int.h"
 
 #include <stdio.h>
@@ -252,4 +250,3 @@ int fb_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
     return 0;
 }
 
-#endif /* DG_HAVE_FIREBIRD */

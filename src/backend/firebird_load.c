@@ -13,8 +13,6 @@
  * Layout: the block statement and the transaction (begin), buffering rows (text copied
  * into one grow-only buffer), flushing a block, the end.
  */
-#ifdef DG_HAVE_FIREBIRD
-
 #include "backend/firebird_int.h"
 
 #include "core/strbuf.h"
@@ -231,4 +229,3 @@ int fb_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
     return rc;
 }
 
-#endif /* DG_HAVE_FIREBIRD */

@@ -78,12 +78,14 @@ int dg_cmd_list(dg_options *o)
         for (const char *const *v = (*d)->variants; v && *v; v++)
             printf("  %-10s   %s:%s\n", "", (*d)->name, *v);
     }
-    printf("\ndatabases (built in):\n");
-    for (const dg_backend *const *b = dg_backends(); *b; b++)
-        printf("  %-10s %s\n", (*b)->name, (*b)->url_help);
-    static const char *const all[] = {"sqlite", "postgres", "mysql", "firebird"};
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (!dg_backend_for_scheme(all[i]))
-            printf("  %-10s (not built: its client library was missing at build time)\n", all[i]);
+    printf("\ndatabases:\n");
+    size_t n;
+    const dg_backend_entry *cat = dg_backend_catalog(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (cat[i].be)
+            printf("  %-10s %s\n", cat[i].name, cat[i].be->url_help);
+        else
+            printf("  %-10s (not built: install %s and rebuild)\n", cat[i].name, cat[i].package);
+    }
     return 0;
 }

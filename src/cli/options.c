@@ -488,8 +488,11 @@ void dg_cli_help(FILE *out, dg_command cmd)
               "'dbgauge --version' prints the version.\n\n",
               out);
         fputs("databases (--db URL):\n", out);
-        for (const dg_backend *const *b = dg_backends(); *b; b++)
-            fprintf(out, "  %s\n", (*b)->url_help);
+        size_t n;
+        const dg_backend_entry *cat = dg_backend_catalog(&n);
+        for (size_t i = 0; i < n; i++)
+            if (cat[i].be)
+                fprintf(out, "  %s\n", cat[i].be->url_help);
         fputs("\nexample: dbgauge run --workload tpcb --terminals 4 --duration 60s\n", out);
         return;
     }
