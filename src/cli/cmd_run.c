@@ -43,6 +43,8 @@ typedef struct run_ctx {
     int64_t cache_phase_hits[2], cache_phase_misses[2];
     int64_t measure_start_ns; /* t_end of the last warmup interval */
     int phase_seen;
+    int cache_unpublished;    /* measured intervals with transactions but no new server
+                                 cache counters (see the note in the result's monitor) */
 } run_ctx;
 
 static double pct_or_nan(double part, double whole)
@@ -110,6 +112,8 @@ static void on_interval(void *arg, const dg_interval_report *iv)
     double hit_pct, misses;
     cache_delta(c, &c->db_prev, &db, iv->cache_hits, iv->cache_misses, c->cache_prev_hits,
                 c->cache_prev_misses, &hit_pct, &misses);
+    if (iv->phase != DG_PHASE_WARMUP && iv->all->count > 0 && isnan(hit_pct) && db.cache_hits >= 0)
+        c->cache_unpublished++;
     c->db_prev = db;
     c->cache_prev_hits = iv->cache_hits;
     c->cache_prev_misses = iv->cache_misses;
@@ -538,6 +542,19 @@ int dg_cmd_run(dg_options *o)
         json_object_set_new(m, "disk_writes", dg_json_real(sd.disk_writes));
         json_object_set_new(m, "iops", dg_json_real(sd.iops));
         json_object_set_new(m, "cache_hit_pct", dg_json_real(hit));
+        /* Servers publish their counters late (PostgreSQL: each backend at most once a
+         * second), so a short interval can see none of its own reads: its figure is null,
+         * never a guess. The run-level figure is the whole phase's delta. */
+        json_object_set_new(m, "cache_hit_null_intervals", json_integer(ctx.cache_unpublished));
+        json_t *notes = json_array();
+        if (ctx.cache_unpublished > 0)
+            json_array_append_new(
+                notes, json_sprintf("cache_hit_pct is null in %d interval%s: the server published no "
+                                    "new cache counters during %s (servers update their statistics "
+                                    "with a delay; monitor.cache_hit_pct covers the whole run)",
+                                    ctx.cache_unpublished, ctx.cache_unpublished == 1 ? "" : "s",
+                                    ctx.cache_unpublished == 1 ? "it" : "them"));
+        json_object_set_new(m, "notes", notes);
         json_object_set_new(m, "physical_reads_per_tx", dg_json_real(n > 0 ? misses / n : NAN));
         json_object_set_new(m, "db_size_before_bytes",
                             db_before.db_size_bytes >= 0 ? json_integer(db_before.db_size_bytes) : json_null());

@@ -217,10 +217,17 @@ static void test_duration_and_warmup(void)
     DG_CHECK_INT(s.count[0], st.all[0].count);
     DG_CHECK_INT(s.count[1], st.all[1].count);
     DG_CHECK(st.all[0].count > 0 && st.all[1].count > 0);
-    DG_CHECK_NEAR((double)st.phase_ns[0] / 1e9, 0.3, 0.05);
-    DG_CHECK_NEAR((double)st.phase_ns[1] / 1e9, 0.7, 0.05);
-    DG_CHECK(took < 2 * DG_NS_PER_S);
-    DG_CHECK(s.intervals[0] >= 3 && s.intervals[1] >= 7);
+    /* A phase never ends before its time (the collector flips it at or after the
+     * boundary), and ends soon after it: the margin covers a collector that a loaded
+     * machine wakes late, and terminals finishing their last transaction. */
+    DG_CHECK(st.phase_ns[0] >= 300 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[0] + st.phase_ns[1] >= 1000 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[0] < 800 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[0] + st.phase_ns[1] < 1500 * DG_NS_PER_MS);
+    DG_CHECK(took < 5 * DG_NS_PER_S);
+    /* boundaries late by more than an interval are merged, never lost: at least one
+     * interval per phase, and they cover every transaction (s.count above) */
+    DG_CHECK(s.intervals[0] >= 1 && s.intervals[1] >= 1);
     /* latency includes the 200 us sleep */
     DG_CHECK(st.all[1].lat.min_ns >= 200 * DG_NS_PER_US);
     dg_run_stats_free(&st);
@@ -283,7 +290,7 @@ static void test_errors_by_class(void)
     c.duration_ns = 5 * DG_NS_PER_S;
     int64_t t0 = dg_now_ns();
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
-    DG_CHECK(dg_now_ns() - t0 < 2 * DG_NS_PER_S); /* did not wait for the duration */
+    DG_CHECK(dg_now_ns() - t0 < 4 * DG_NS_PER_S); /* did not wait for the 5 s duration */
     DG_CHECK(!st.complete);
     DG_CHECK_INT(st.aborted_terminals, 3);
     DG_CHECK_STR(st.stop_reason, "all terminals aborted");
@@ -305,11 +312,15 @@ static void test_rate(void)
     dg_run_stats st;
     dg_err e;
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
-    /* Poisson arrivals at 2000/s for 1 s: 2000 +- 10% */
-    DG_CHECK_NEAR((double)st.all[1].count, 2000, 200);
-    /* lag is recorded per transaction and stays small on an idle machine */
+    /* Poisson arrivals at 2000/s for 1 s: the seed fixes the schedule, about 2000
+     * arrivals (the bound is 4.5 standard deviations); terminals that a loaded machine
+     * holds back leave the last arrivals unserved when the run ends, never add any */
+    DG_CHECK(st.all[1].count <= 2200);
+    DG_CHECK(st.all[1].count >= 1000);
+    /* lag is recorded per transaction, and is part of the latency, never more */
     DG_CHECK_INT(st.lag[1].total, st.all[1].count);
-    DG_CHECK(dg_hist_percentile(&st.lag[1], 50) < 5 * DG_NS_PER_MS);
+    DG_CHECK(st.lag[1].max_ns <= st.all[1].lat.max_ns);
+    DG_CHECK(dg_hist_percentile(&st.lag[1], 50) <= dg_hist_percentile(&st.all[1].lat, 50));
     dg_run_stats_free(&st);
     free_wl(wl);
 
@@ -322,7 +333,7 @@ static void test_rate(void)
     c.rate_tps = 2000;
     c.duration_ns = 500 * DG_NS_PER_MS;
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
-    DG_CHECK(st.all[1].count < 600);
+    DG_CHECK(st.all[1].count <= 501); /* each takes at least 1 ms */
     DG_CHECK(dg_hist_percentile(&st.all[1].lat, 99) > 100 * DG_NS_PER_MS);
     DG_CHECK(dg_hist_percentile(&st.lag[1], 99) > 100 * DG_NS_PER_MS);
     dg_run_stats_free(&st);
@@ -341,9 +352,10 @@ static void test_think_time(void)
     dg_run_stats st;
     dg_err e;
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
-    /* ~50 per terminal; latency excludes the think time */
-    DG_CHECK(st.all[1].count >= 60 && st.all[1].count <= 110);
-    DG_CHECK(dg_hist_percentile(&st.all[1].lat, 50) < 5 * DG_NS_PER_MS);
+    /* at most 500 / 10 + 1 per terminal (think time is never cut short before the end);
+     * some, however loaded the machine; latency excludes the think time */
+    DG_CHECK(st.all[1].count >= 10 && st.all[1].count <= 102);
+    DG_CHECK(dg_hist_percentile(&st.all[1].lat, 50) < 10 * DG_NS_PER_MS);
     dg_run_stats_free(&st);
     free_wl(wl);
 }
@@ -370,7 +382,7 @@ static void test_stop_request(void)
     int64_t t0 = dg_now_ns();
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
     pthread_join(th, NULL);
-    DG_CHECK(dg_now_ns() - t0 < 2 * DG_NS_PER_S);
+    DG_CHECK(dg_now_ns() - t0 < 8 * DG_NS_PER_S); /* stopped at 0.3 s, not after 10 s */
     DG_CHECK(!st.complete);
     DG_CHECK(strstr(st.stop_reason, "interrupted") != NULL);
     uint64_t calls = (uint64_t)(atomic_load(&w.ok[0]) + atomic_load(&w.ok[1]));
