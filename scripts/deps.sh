@@ -5,6 +5,7 @@
 #   scripts/deps.sh test      build + database servers and client libraries for the test suite
 #   scripts/deps.sh bench     test + peer tools for side-by-side benchmarks (sysbench)
 set -euo pipefail
+source "$(dirname "$0")/lib.bash"
 
 level=${1:-build}
 build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 libjansson-dev)
@@ -19,7 +20,7 @@ case "$level" in
   build) ;;
   test) pkgs+=("${server_pkgs[@]}") ;;
   bench) pkgs+=("${server_pkgs[@]}" "${bench_pkgs[@]}") ;;
-  *) echo "usage: $0 build|test|bench" >&2; exit 1 ;;
+  *) dg_die "usage: $0 build|test|bench" ;;
 esac
 
 missing=()
@@ -43,5 +44,10 @@ if [ ! -e /usr/sbin/policy-rc.d ] && [ "$(id -u)" -eq 0 ]; then
   printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
   trap 'rm -f /usr/sbin/policy-rc.d' EXIT
 fi
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# a mirror that hiccups once should not fail the whole run: one retry for each step
+dg_quiet "apt-get update" $SUDO apt-get update -qq \
+  || { sleep 5; dg_quiet "apt-get update (again)" $SUDO apt-get update -qq; }
+dg_quiet "apt-get install ${missing[*]}" \
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" \
+  || { sleep 5; dg_quiet "apt-get install (again)" \
+         $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"; }
