@@ -81,6 +81,13 @@ const dg_backend *dg_backend_for_scheme(const char *scheme)
     return e ? e->be : NULL;
 }
 
+void dg_conn_base_free(dg_conn *c)
+{
+    free(c->url_redacted);
+    free(c->data_path);
+    c->url_redacted = c->data_path = NULL;
+}
+
 /* ---- URLs ------------------------------------------------------------------------------ */
 
 /* Decodes %XX escapes (user names, passwords and parameters may contain them). */
@@ -311,6 +318,7 @@ int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *
         c->be = be;
         c->dialect = be->dialect;
         c->url_redacted = xstrdup(u.redacted);
+        c->caps |= be->caps;
         c->in_tx = false;
         *out = c;
     }

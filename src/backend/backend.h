@@ -175,13 +175,18 @@ typedef struct dg_dialect {
 
 /* ---- capabilities ------------------------------------------------------------------- */
 
+/* Facts about one connection (dg_conn.caps): the descriptor's bits, plus those its
+ * connect function adds for this URL and server (embedded Firebird, a Firebird Classic
+ * server's per-attachment cache). */
 enum {
-    DG_CAP_SERVER = 1u << 0,          /* a server: stats are server-wide, size from server */
-    DG_CAP_CONN_CACHE_STATS = 1u << 1,/* cache counters are per connection (sqlite3_db_status):
-                                         sum dg_conn_cache_stats() over terminal connections */
-    DG_CAP_ISOLATION = 1u << 2,       /* honours dg_txopts.isolation */
-    DG_CAP_EMBEDDED = 1u << 3,        /* runs in-process, no network round trip */
-    DG_CAP_CONCURRENT_WRITERS = 1u << 4,/* writers do not serialize on one database lock */
+    DG_CAP_CONN_CACHE_STATS = 1u << 0, /* cache counters are per connection (SQLite's
+                                          sqlite3_db_status, Firebird Classic/SuperClassic):
+                                          the runner sums dg_conn_cache_stats() over the
+                                          terminals' connections */
+    DG_CAP_EMBEDDED = 1u << 1,         /* the engine runs in dbgauge's process: its CPU is
+                                          not the driver's, and there is no round trip */
+    DG_CAP_CONCURRENT_WRITERS = 1u << 2, /* writers do not queue on one database-wide lock
+                                            (and so can deadlock or fail to serialize) */
 };
 
 /* ---- the descriptor ------------------------------------------------------------------ */
@@ -246,19 +251,28 @@ struct dg_backend {
 
     int (*stats)(dg_conn *c, dg_dbstats *out, dg_err *err);
     int (*server_info)(dg_conn *c, dg_server_info *out, dg_err *err);
-    /* Per-connection cache counters (DG_CAP_CONN_CACHE_STATS backends); NULL otherwise. */
+    /* Per-connection cache counters; called only on connections with
+     * DG_CAP_CONN_CACHE_STATS (NULL in backends that never set it). */
     void (*conn_cache_stats)(dg_conn *c, int64_t *hits, int64_t *misses);
     /* True if table exists (in the connection's database / schema). */
     int (*table_exists)(dg_conn *c, const char *table, bool *out, dg_err *err);
 };
 
-/* Base of every backend connection. */
+/* Base of every backend connection. A backend's connect allocates it zeroed and may set
+ * caps bits and data_path; dg_connect() fills the rest. The backend's close frees them
+ * with dg_conn_base_free(). */
 struct dg_conn {
     const dg_backend *be;
     const dg_dialect *dialect;
     char *url_redacted; /* owned; safe to print */
+    unsigned caps;      /* DG_CAP_* of this connection (the descriptor's | the connect's) */
+    char *data_path;    /* owned; the database file when it is a local file the engine
+                           opens in-process (SQLite, embedded Firebird), else NULL */
     bool in_tx;         /* maintained by the wrappers below */
 };
+
+/* Frees what dg_conn owns (not the struct itself). */
+void dg_conn_base_free(dg_conn *c);
 
 /* Base of every backend statement. */
 struct dg_stmt {
@@ -381,7 +395,17 @@ static inline int dg_table_exists(dg_conn *c, const char *table, bool *out, dg_e
 {
     return c->be->table_exists(c, table, out, err);
 }
-static inline bool dg_has_cap(const dg_conn *c, unsigned cap) { return (c->be->caps & cap) != 0; }
+static inline bool dg_has_cap(const dg_conn *c, unsigned cap) { return (c->caps & cap) != 0; }
+/* This connection's own cache counters (*hits, *misses); false (both -1) when its
+ * counters are not per connection. */
+static inline bool dg_conn_cache_stats(dg_conn *c, int64_t *hits, int64_t *misses)
+{
+    *hits = *misses = -1;
+    if (!dg_has_cap(c, DG_CAP_CONN_CACHE_STATS))
+        return false;
+    c->be->conn_cache_stats(c, hits, misses);
+    return *hits >= 0;
+}
 
 /* ---- helpers for callers ------------------------------------------------------------- */
 

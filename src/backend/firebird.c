@@ -53,6 +53,7 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Wait for row locks without a time limit (Firebird's own default). Firebird 3's lock
  * manager leaves waits that have a timeout out of its deadlock search: with ?lock_timeout=N
@@ -1224,7 +1225,7 @@ static void fb_close(dg_conn *conn)
         ISC_STATUS_ARRAY l;
         isc_detach_database(l, &c->db);
     }
-    free(c->base.url_redacted);
+    dg_conn_base_free(&c->base);
     free(c);
 }
 
@@ -1308,6 +1309,15 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             c->tpb_len[ro][iso] = build_tpb(c->tpb[ro][iso], !ro, iso, o->lock_timeout_s);
     c->ro_tpb_len = build_tpb(c->ro_tpb, false, FBI_READ_COMMITTED, -1);
     fb_db_info(c);
+    /* A path with no "host:" in front is opened by the engine in this process. */
+    if (!url->host && !strchr(url->path, ':')) {
+        c->base.caps |= DG_CAP_EMBEDDED;
+        if (access(url->path, F_OK) == 0) /* a file, not an alias of databases.conf */
+            c->base.data_path = xstrdup(url->path);
+    }
+    /* Classic and SuperClassic give every attachment a page cache of its own */
+    if (c->db_class != isc_info_db_class_server_access)
+        c->base.caps |= DG_CAP_CONN_CACHE_STATS;
     if (o->buffers > 0 && c->db_class == isc_info_db_class_server_access) {
         /* Firebird 3 SuperServer reads isc_dpb_num_buffers and ignores it */
         static atomic_flag warned = ATOMIC_FLAG_INIT;
@@ -1360,7 +1370,7 @@ const dg_backend dg_backend_firebird = {
     .schemes = firebird_schemes,
     .url_help = "firebird://user:pass@host:port//abs/path.fdb | firebird:PATH  (?buffers=N, "
                 "?lock_timeout=s, ?isolation=, ?charset=, ?role=, ?read_tx=shared|statement)",
-    .caps = DG_CAP_SERVER | DG_CAP_ISOLATION | DG_CAP_CONCURRENT_WRITERS,
+    .caps = DG_CAP_CONCURRENT_WRITERS,
     .dialect = &firebird_dialect,
     .connect = fb_connect,
     .close = fb_close,

@@ -204,11 +204,12 @@ static int set_error(my_conn *c, unsigned no, const char *st, const char *msg,
     if (!st || !*st || !strcmp(st, "00000"))
         st = NULL;
     dg_errclass cls = classify(no, st);
-    if (cls == DG_EC_CONN_LOST && inflight)
+    if (cls == DG_EC_CONN_LOST && inflight) {
         dg_err_set(err, DG_E_DB, cls, (int)no, "08007",
                    "connection lost during %s, its outcome is unknown: %s (%u)", inflight, msg,
                    no);
-    else
+        err->outcome_unknown = true;
+    } else
         dg_err_set(err, DG_E_DB, cls, (int)no, st ? st : (cls == DG_EC_CONN_LOST ? "08S01" : NULL),
                    "%s", msg && *msg ? msg : "unknown MySQL error");
     scrub(c, err);
@@ -393,7 +394,7 @@ static void my_close(dg_conn *conn)
         free(*p);
     free(c->init_cmds);
     free(c->password);
-    free(c->base.url_redacted);
+    dg_conn_base_free(&c->base);
     free(c);
 }
 
@@ -1307,7 +1308,7 @@ const dg_backend dg_backend_mysql = {
     .schemes = mysql_schemes,
     .url_help = "mysql://user:pass@host:port/db | mariadb://...  (?socket=/path, other ?k=v: "
                 "SET SESSION k = v)",
-    .caps = DG_CAP_SERVER | DG_CAP_ISOLATION | DG_CAP_CONCURRENT_WRITERS,
+    .caps = DG_CAP_CONCURRENT_WRITERS,
     .dialect = &mysql_dialect,
     .connect = my_connect,
     .close = my_close,

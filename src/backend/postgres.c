@@ -186,6 +186,7 @@ static int result_error(pg_conn *c, const PGresult *res, const char *inflight, d
             dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08007",
                        "connection lost during %s, its outcome is unknown: %s%s%s%s", inflight,
                        msg, st ? " (" : "", st ? st : "", st ? ")" : "");
+            err->outcome_unknown = true;
         } else {
             if (!st)
                 st = "08006"; /* connection_failure: libpq's own errors carry no SQLSTATE */
@@ -411,7 +412,7 @@ static void pg_close(dg_conn *conn)
     free_strv(c->vals);
     free(c->password);
     dg_sb_free(&c->dealloc);
-    free(c->base.url_redacted);
+    dg_conn_base_free(&c->base);
     free(c);
 }
 
@@ -1302,7 +1303,7 @@ const dg_backend dg_backend_postgres = {
     .schemes = postgres_schemes,
     .url_help = "postgres://user:pass@host:port/db?k=v  (libpq keywords, else server settings; "
                 "PG* variables fill absent parts)",
-    .caps = DG_CAP_SERVER | DG_CAP_ISOLATION | DG_CAP_CONCURRENT_WRITERS,
+    .caps = DG_CAP_CONCURRENT_WRITERS,
     .dialect = &postgres_dialect,
     .connect = pg_connect,
     .close = pg_close,

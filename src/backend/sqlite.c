@@ -160,7 +160,7 @@ static void sl_close(dg_conn *conn)
     sqlite3_finalize(c->tx_rollback);
     sqlite3_close_v2(c->db);
     free(c->path);
-    free(c->base.url_redacted);
+    dg_conn_base_free(&c->base);
     free(c);
 }
 
@@ -214,6 +214,8 @@ static int sl_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     if (prep(c, "BEGIN", &c->tx_begin, err) || prep(c, "BEGIN IMMEDIATE", &c->tx_begin_immediate, err) ||
         prep(c, "COMMIT", &c->tx_commit, err) || prep(c, "ROLLBACK", &c->tx_rollback, err))
         goto fail;
+    if (!memory)
+        c->base.data_path = xstrdup(url->path);
     *out = &c->base;
     return 0;
 fail:

@@ -208,7 +208,6 @@ static json_t *phase_totals(const dg_run_stats *st, int phase)
 static json_t *tx_array(const dg_run_stats *st, const dg_workload *wl, int phase, bool hist)
 {
     json_t *arr = json_array();
-    static const char *const classes[] = {"none", "retry", "conn_lost", "constraint", "user", "fatal"};
     for (int i = 0; i < st->ntx; i++) {
         const dg_txstats *t = &st->tx[phase][i];
         json_t *j = json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "name", wl->tx[i].name,
@@ -220,9 +219,10 @@ static json_t *tx_array(const dg_run_stats *st, const dg_workload *wl, int phase
             json_object_set_new(j, "unknown_outcome", json_integer((json_int_t)t->unknown));
         if (t->errors) {
             json_t *ec = json_object();
-            for (int k = 1; k < 6; k++)
+            for (int k = DG_EC_NONE + 1; k < DG_EC_COUNT; k++)
                 if (t->err_class[k])
-                    json_object_set_new(ec, classes[k], json_integer((json_int_t)t->err_class[k]));
+                    json_object_set_new(ec, dg_errclass_name((dg_errclass)k),
+                                        json_integer((json_int_t)t->err_class[k]));
             json_object_set_new(j, "errors_by_class", ec);
         }
         if (hist)
@@ -571,11 +571,10 @@ int dg_cmd_run(dg_options *o)
         json_object_set_new(doc, "monitor", m);
     }
     json_t *errs = json_array();
-    static const char *const classes[] = {"none", "retry", "conn_lost", "constraint", "user", "fatal"};
     for (int i = 0; i < st.nerrors; i++)
         json_array_append_new(errs, json_pack("{s:s, s:s, s:s, s:I}", "message", st.errors[i].msg,
                                               "transaction", st.errors[i].tx, "class",
-                                              classes[st.errors[i].cls], "count",
+                                              dg_errclass_name(st.errors[i].cls), "count",
                                               (json_int_t)st.errors[i].count));
     json_object_set_new(doc, "errors", errs);
     json_object_set_new(doc, "warnings", driver_warnings(doc, conn, o));

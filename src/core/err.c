@@ -12,6 +12,7 @@ void dg_err_clear(dg_err *e)
     e->code = 0;
     e->sqlstate[0] = '\0';
     e->msg[0] = '\0';
+    e->outcome_unknown = false;
 }
 
 int dg_err_vset(dg_err *e, int rc, dg_errclass cls, int code, const char *sqlstate,
@@ -21,6 +22,7 @@ int dg_err_vset(dg_err *e, int rc, dg_errclass cls, int code, const char *sqlsta
         return rc;
     e->cls = cls;
     e->code = code;
+    e->outcome_unknown = false;
     if (sqlstate) {
         snprintf(e->sqlstate, sizeof e->sqlstate, "%s", sqlstate);
     } else {
@@ -67,6 +69,7 @@ const char *dg_errclass_name(dg_errclass cls)
     case DG_EC_CONSTRAINT: return "constraint";
     case DG_EC_USER: return "user";
     case DG_EC_FATAL: return "fatal";
+    case DG_EC_COUNT: break;
     }
     return "unknown";
 }

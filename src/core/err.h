@@ -9,6 +9,7 @@
 #define DG_CORE_ERR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 enum {
     DG_OK = 0,
@@ -32,6 +33,7 @@ typedef enum dg_errclass {
     DG_EC_CONSTRAINT, /* unique/foreign-key/check violation */
     DG_EC_USER,       /* bad SQL, missing table, wrong types: the workload is wrong */
     DG_EC_FATAL,      /* anything else: stop */
+    DG_EC_COUNT       /* the number of classes (for per-class counters) */
 } dg_errclass;
 
 #define DG_ERR_MSG_MAX 512
@@ -41,13 +43,21 @@ typedef struct dg_err {
     int code;                 /* vendor code (errno, sqlite rc, gds code ...), 0 if none */
     char sqlstate[6];         /* five characters + NUL, "" if none */
     char msg[DG_ERR_MSG_MAX]; /* copied, NUL-terminated */
+    bool outcome_unknown;     /* the connection was lost while something that commits on
+                                 its own (a COMMIT, an autocommit statement) was in flight:
+                                 the database may or may not have committed it (the
+                                 backend decides; SQLSTATE 08007 where it has one) */
 } dg_err;
+
+/* A cleared record, for initialising one: dg_err e = DG_ERR_INIT; */
+#define DG_ERR_INIT {.cls = DG_EC_NONE}
 
 /* Clears *e (NULL allowed). */
 void dg_err_clear(dg_err *e);
 
 /* Fills *e (NULL allowed) and returns rc, so callers can write `return dg_err_set(...)`.
- * sqlstate may be NULL. The message is formatted with vsnprintf and truncated. */
+ * sqlstate may be NULL. The message is formatted with vsnprintf and truncated.
+ * outcome_unknown is cleared: a backend sets it after the call where it applies. */
 int dg_err_set(dg_err *e, int rc, dg_errclass cls, int code, const char *sqlstate,
                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 int dg_err_vset(dg_err *e, int rc, dg_errclass cls, int code, const char *sqlstate,

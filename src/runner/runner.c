@@ -254,10 +254,9 @@ static bool reconnect(terminal *t)
 
 static void sample_cache(terminal *t)
 {
-    if (!t->conn || !t->conn->be->conn_cache_stats)
+    int64_t h, m;
+    if (!t->conn || !dg_conn_cache_stats(t->conn, &h, &m))
         return;
-    int64_t h = 0, m = 0;
-    t->conn->be->conn_cache_stats(t->conn, &h, &m);
     atomic_store_explicit(&t->cache_hits, h, memory_order_relaxed);
     atomic_store_explicit(&t->cache_misses, m, memory_order_relaxed);
 }
@@ -330,7 +329,7 @@ static void *terminal_main(void *arg)
 
         dg_prng saved = t->rng;
         int tries = 0, outcome = DG_TX_COMMITTED, rc;
-        dg_err e;
+        dg_err e = DG_ERR_INIT;
         for (;;) {
             rc = r->wl->ops->tx_run(t->wl_state, type, &outcome, &e);
             if (rc == 0)
@@ -359,7 +358,7 @@ static void *terminal_main(void *arg)
         } else {
             ts->errors++;
             ts->err_class[e.cls]++;
-            ts->unknown += e.cls == DG_EC_CONN_LOST && !strcmp(e.sqlstate, "08007");
+            ts->unknown += e.outcome_unknown;
         }
         ts->retries += (uint64_t)tries;
         ts->retried += tries > 0;

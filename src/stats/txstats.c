@@ -31,6 +31,6 @@ void dg_txstats_merge(dg_txstats *dst, const dg_txstats *src)
     dst->retries += src->retries;
     dst->retried += src->retried;
     dst->unknown += src->unknown;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < DG_EC_COUNT; i++)
         dst->err_class[i] += src->err_class[i];
 }

@@ -10,6 +10,7 @@
 #ifndef DG_STATS_TXSTATS_H
 #define DG_STATS_TXSTATS_H
 
+#include "core/err.h"
 #include "stats/hist.h"
 
 #include <stdint.h>
@@ -23,7 +24,7 @@ typedef struct dg_txstats {
     uint64_t retried;     /* transactions that needed at least one retry */
     uint64_t unknown;     /* failed with the connection lost while committing (SQLSTATE
                              08007): may or may not have committed; also in errors */
-    uint64_t err_class[6];/* failures by dg_errclass */
+    uint64_t err_class[DG_EC_COUNT];/* failures by dg_errclass */
 } dg_txstats;
 
 /* Allocates the histogram; 0 or DG_E_NOMEM. */
