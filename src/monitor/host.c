@@ -1,4 +1,5 @@
-/* host.c - machine facts from uname, sysconf, /proc/cpuinfo, /proc/meminfo, /proc/mounts. */
+/* host.c - machine facts from uname, sysconf, /proc/cpuinfo, /proc/meminfo, /proc/mounts
+ * and statfs. */
 #include "monitor/host.h"
 
 #include <limits.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -75,6 +77,33 @@ static void find_mount(const char *abs, dg_hostinfo *out)
     fclose(f);
 }
 
+/* The filesystem type from statfs, for when no mount entry covers the path: in a chroot
+ * the mounts above the root are not listed. The common Linux filesystems' magic numbers
+ * (linux/magic.h); others are named by their number. */
+static void fs_type_of(const char *path, dg_hostinfo *out)
+{
+    struct statfs sf;
+    if (statfs(path, &sf) != 0)
+        return;
+    static const struct {
+        unsigned long magic;
+        const char *name;
+    } types[] = {
+        {0xEF53, "ext4"},          {0x58465342, "xfs"},   {0x9123683E, "btrfs"},
+        {0x01021994, "tmpfs"},     {0x794C7630, "overlay"}, {0x2FC12FC1, "zfs"},
+        {0x6969, "nfs"},           {0xF2F52010, "f2fs"},  {0x65735546, "fuse"},
+        {0x858458F6, "ramfs"},     {0x4d44, "vfat"},      {0x9fa0, "proc"},
+    };
+    unsigned long m = (unsigned long)sf.f_type & 0xffffffffUL;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        if (types[i].magic == m) {
+            snprintf(out->fs_type, sizeof out->fs_type, "%s", types[i].name);
+            return;
+        }
+    }
+    snprintf(out->fs_type, sizeof out->fs_type, "0x%lx", m);
+}
+
 /* Whole-disk name for the device holding path, via /sys/dev/block/MAJ:MIN. */
 static void find_block_device(const char *path, dg_hostinfo *out)
 {
@@ -134,5 +163,7 @@ void dg_host_info(const char *data_path, dg_hostinfo *out)
             return;
     }
     find_mount(abs, out);
+    if (!out->fs_type[0])
+        fs_type_of(abs, out);
     find_block_device(abs, out);
 }

@@ -16,7 +16,7 @@ typedef struct dg_hostinfo {
     char arch[32];
     char fs_type[32];       /* filesystem of the data path ("" if unknown) */
     char fs_device[128];    /* its source device, e.g. /dev/vda1 */
-    char mount_point[256];
+    char mount_point[256];  /* "" when no mount entry covers it (e.g. inside a chroot) */
     char block_device[64];  /* whole-disk name in /proc/diskstats, e.g. "vda" ("" if unknown) */
 } dg_hostinfo;
 

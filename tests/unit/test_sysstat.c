@@ -87,8 +87,10 @@ static void test_host(void)
     DG_CHECK(h.cores >= 1);
     DG_CHECK(h.ram_bytes > (1u << 20));
     DG_CHECK(strncmp(h.kernel, "Linux", 5) == 0);
+    /* the type comes from statfs when no mount entry covers the directory (a chroot
+     * lists only the mounts inside it); the mount point is then unknown */
     DG_CHECK(h.fs_type[0] != '\0');
-    DG_CHECK(h.mount_point[0] == '/');
+    DG_CHECK(h.mount_point[0] == '/' || h.mount_point[0] == '\0');
 }
 
 int main(void)
