@@ -21,7 +21,7 @@
 /* Appends the rendering of tmpl to out. Returns 0 or DG_E_INVAL (unknown marker). */
 int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err *err);
 
-/* Renders into a new string (caller frees); exits on an unknown marker, which is a
+/* Renders into a new string (caller frees); aborts on an unknown marker, which is a
  * programming error in a built-in workload. */
 char *dg_sql_renderx(const dg_dialect *d, const char *tmpl);
 

@@ -27,27 +27,18 @@ int dg_cmd_check(dg_options *o)
     if (dg_cli_open_workload(o, &wl))
         return 1;
     int status = 1;
-    dg_err err;
-    dg_err_clear(&err);
+    dg_err err = DG_ERR_INIT;
     dg_conn *conn = NULL;
-    if (dg_cli_connect(o, false, &conn))
-        goto out;
+    dg_session_config cfg;
+    dg_cli_session_config(o, wl, NULL, &cfg);
+    dg_session_stage stage = DG_STAGE_SETUP;
     if (!wl->ops->check) {
         dg_log_error("workload '%s' has no consistency checks", wl->name);
         goto out;
     }
-    bool all = false, some = false;
-    if (dg_workload_tables_exist(wl, conn, &all, &some, &err)) {
-        dg_log_dberr("cannot inspect the database", &err);
-        goto out;
-    }
-    if (!all) {
-        dg_log_error("%s does not hold workload '%s' (run 'dbgauge load --workload %s' first)",
-                     conn->url_redacted, wl->name, wl->name);
-        goto out;
-    }
-    if (wl->ops->attach && wl->ops->attach(wl, conn, &err)) {
-        dg_log_dberr("cannot read the loaded workload", &err);
+    if (dg_session_connect(&cfg, false, &conn, &err) != 0 ||
+        dg_session_prepare(&cfg, conn, DG_PREPARE_CHECK, NULL, &stage, &err) != 0) {
+        status = dg_cli_session_failed(&err, stage);
         goto out;
     }
     printf("checking %s, scale %lld, on %s\n", wl->name, (long long)wl->scale, conn->url_redacted);

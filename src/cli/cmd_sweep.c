@@ -11,12 +11,12 @@
 #include "cli/commands.h"
 
 #include "core/log.h"
+#include "core/signals.h"
 #include "core/xalloc.h"
 #include "experiment/sweep.h"
 #include "results/result.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +139,35 @@ static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char
     json_decref(doc);
 }
 
+/* One point: a quiet session with the point's options, its result written to path.
+ * Returns the exit status `run` would have had; *doc gets the document when one was
+ * built (and written). */
+static int run_point(const dg_options *po, const json_t *extra, const char *path, json_t **doc)
+{
+    *doc = NULL;
+    dg_workload *wl = NULL;
+    if (dg_cli_open_workload(po, &wl))
+        return 1;
+    dg_session_config cfg;
+    dg_cli_session_config(po, wl, NULL, &cfg);
+    cfg.extra = extra;
+    dg_session_stage stage;
+    dg_err err = DG_ERR_INIT;
+    int status;
+    if (dg_session_run(&cfg, doc, &stage, &err) != 0) {
+        status = dg_cli_session_failed(&err, stage);
+    } else if (dg_result_write(*doc, path, &err) != 0) {
+        dg_log_error("%s", err.msg);
+        json_decref(*doc);
+        *doc = NULL;
+        status = 2;
+    } else {
+        status = dg_res_get(*doc, "run.complete") == json_true() ? 0 : 2;
+    }
+    dg_workload_free(wl);
+    return status;
+}
+
 static int find_param(const dg_sweep *s, const char *name)
 {
     for (int p = 0; p < s->nparams; p++)
@@ -209,12 +238,8 @@ int dg_cmd_sweep(dg_options *o)
     printf("sweep: %d point%s (%d to run) into %s\n", s.npoints, s.npoints == 1 ? "" : "s", todo, dir);
     fflush(stdout);
 
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    dg_sigsave saved;
+    dg_signals_catch(on_signal, &saved);
     interrupted = 0;
 
     int scale_p = find_param(&s, "scale");
@@ -237,10 +262,6 @@ int dg_cmd_sweep(dg_options *o)
         }
         char path[1400];
         snprintf(path, sizeof path, "%s/%s", dir, pt->file);
-        po.json_path = path;
-        po.no_results = false;
-        po.quiet = true;
-        po.no_summary = true;
         po.seed_given = true; /* one seed for every point: repeatable as a whole */
         po.command_line = xasprintf("%s   [point %s repeat %d]", o->command_line, pt->id, pt->repeat);
         if (scale_p >= 0) {
@@ -251,22 +272,18 @@ int dg_cmd_sweep(dg_options *o)
             snprintf(last_key, sizeof last_key, "%s", key);
         }
         json_t *extra = json_pack("{s:o}", "sweep", dg_sweep_point_json(&s, pt));
-        po.result_extra = extra;
         if (run_hook(&s, pt, o->before_each, "--before-each") != 0) {
             pt->status = DG_POINT_FAILED;
             pt->exit = 1;
         } else {
-            int rc = dg_cmd_run(&po);
-            pt->exit = rc;
             json_t *doc = NULL;
-            dg_err e2;
-            bool have = dg_result_read(path, &doc, &e2) == 0;
-            const char *reason = have ? dg_res_str(doc, "run.stop_reason") : NULL;
-            if (rc == 0)
+            pt->exit = run_point(&po, extra, path, &doc);
+            const char *reason = doc ? dg_res_str(doc, "run.stop_reason") : NULL;
+            if (pt->exit == 0)
                 pt->status = DG_POINT_DONE;
-            else if (have && reason && strstr(reason, "interrupted"))
+            else if (doc && reason && strstr(reason, "interrupted"))
                 pt->status = DG_POINT_INTERRUPTED;
-            else if (have)
+            else if (doc)
                 pt->status = DG_POINT_INCOMPLETE;
             else
                 pt->status = DG_POINT_FAILED;
@@ -286,8 +303,7 @@ int dg_cmd_sweep(dg_options *o)
         if (dg_sweep_write_index(&s, &err))
             dg_log_error("%s", err.msg);
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    dg_signals_restore(&saved);
     if (interrupted) {
         printf("sweep interrupted: continue with 'dbgauge sweep ... --output-dir %s --resume'\n", dir);
         status = 2;

@@ -7,6 +7,7 @@
 #define DG_CLI_COMMANDS_H
 
 #include "cli/options.h"
+#include "session/session.h"
 
 #include <jansson.h>
 
@@ -22,21 +23,28 @@ int dg_cmd_compare(dg_options *o);
  * is and other messages as "dbgauge: error: ...". */
 void dg_cli_input_error(const dg_err *err);
 
-/* Shared by run and load. */
+/* Shared by run, load, check and sweep (session_ui.c). */
 
 /* Opens the workload named by the options (parse errors printed). 0 or exit status 1. */
 int dg_cli_open_workload(const dg_options *o, dg_workload **out);
 
-/* Connects to --db with the --conn settings; prints "cannot connect to URL: ..." (URL
- * redacted) on failure. 0 or exit status 1. */
-int dg_cli_connect(const dg_options *o, bool bulk, dg_conn **out);
+/* The printed side of a session: callbacks in `ui` that print the header, live interval
+ * lines and load steps (nothing when the options say --quiet). */
+typedef struct dg_cli_ui {
+    dg_session_ui ui;
+    const dg_options *o;
+    bool tty;       /* stderr is a terminal: show the load's progress bar */
+    bool bar_shown;
+} dg_cli_ui;
+void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o);
 
-/* The per-connection settings from --conn as connection options. */
-dg_connopts dg_cli_connopts(const dg_options *o, bool bulk);
+/* The session config for the options (borrowing their strings) and the opened workload;
+ * with ui (not NULL) the session prints through it. */
+void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
+                           dg_session_config *cfg);
 
-/* Loads wl into the database behind conn (tables must not exist). Prints steps unless
- * quiet; on success *load_json (if not NULL) receives the "load" object of the result
- * file. Returns 0 or exit status 1/2. */
-int dg_cli_load(const dg_options *o, dg_workload *wl, dg_conn *conn, json_t **load_json);
+/* Prints a session's failure; returns the exit status: 2 when the database may hold a
+ * partial load, else 1. */
+int dg_cli_session_failed(const dg_err *err, dg_session_stage stage);
 
 #endif

@@ -71,8 +71,6 @@ typedef struct dg_options {
     bool no_load;              /* --no-load: fail instead of loading an empty database */
 
     bool reload;               /* --reload: drop and load the workload before running */
-    struct json_t *result_extra; /* internal: merged into the result document (borrowed) */
-    bool no_summary;           /* internal: no end-of-run summary (sweeps print one line) */
 
     /* sweep */
     dg_setting vary[DG_MAX_LIST]; /* --vary NAME=V1,V2,... */

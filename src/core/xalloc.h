@@ -1,7 +1,8 @@
 /*
  * xalloc.h - allocation wrappers for application code: they never return NULL; on
- * out-of-memory they print "dbgauge: error: out of memory" and exit(2). Reusable
- * modules (stats, gen, script) return DG_E_NOMEM instead of calling these.
+ * out-of-memory they print "dbgauge: error: out of memory" and exit(2). The modules
+ * meant for reuse outside the application (stats, gen) return DG_E_NOMEM instead of
+ * calling these; the workloads, the script engine included, are application code.
  */
 #ifndef DG_CORE_XALLOC_H
 #define DG_CORE_XALLOC_H

@@ -7,6 +7,7 @@
  */
 #include "report/render.h"
 
+#include "core/file.h"
 #include "core/xalloc.h"
 
 #include <errno.h>
@@ -555,35 +556,7 @@ void dg_report_render(dg_strbuf *out, const dg_report *r, dg_rep_format f)
 
 int dg_report_save(const char *path, const char *text, size_t len, dg_err *err)
 {
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int rc = 0;
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        rc = dg_err_fail(err, DG_E_IO, "cannot write '%s': %s", path, strerror(errno));
-        goto out;
-    }
-    size_t off = 0;
-    while (off < len && rc == 0) {
-        ssize_t w = write(fd, text + off, len - off);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            rc = dg_err_fail(err, DG_E_IO, "cannot write '%s': %s", path, strerror(errno));
-        else
-            off += (size_t)w;
-    }
-    if (rc == 0 && fsync(fd) != 0)
-        rc = dg_err_fail(err, DG_E_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (close(fd) != 0 && rc == 0)
-        rc = dg_err_fail(err, DG_E_IO, "cannot write '%s': %s", path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = dg_err_fail(err, DG_E_IO, "cannot rename '%s' to '%s': %s", tmp, path,
-                         strerror(errno));
-    if (rc)
-        unlink(tmp);
-out:
-    free(tmp);
-    return rc;
+    return dg_write_atomic(path, text, len, "report", err);
 }
 
 int dg_report_emit(const dg_report *r, const char *path, const char *format, dg_err *err)

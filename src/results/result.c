@@ -1,6 +1,8 @@
 /* result.c - result documents: atomic write, validated read, histogram (de)serialisation. */
 #include "results/result.h"
 
+#include "core/file.h"
+
 #include "core/xalloc.h"
 
 #include <errno.h>
@@ -61,42 +63,15 @@ int dg_result_write(json_t *doc, const char *path, dg_err *err)
     if (make_parent(path) != 0)
         return dg_err_fail(err, DG_E_IO, "cannot create the directory for '%s': %s", path,
                            strerror(errno));
-    char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path, strerror(e));
-    }
     char *text = json_dumps(doc, JSON_INDENT(1) | JSON_REAL_PRECISION(10));
-    int rc = 0;
-    if (!text) {
-        rc = dg_err_fail(err, DG_E_NOMEM, "cannot serialise the result document");
-    } else {
-        size_t len = strlen(text), off = 0;
-        while (off < len) {
-            ssize_t w = write(fd, text + off, len - off);
-            if (w < 0) {
-                if (errno == EINTR)
-                    continue;
-                rc = dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path,
-                                 strerror(errno));
-                break;
-            }
-            off += (size_t)w;
-        }
-        if (rc == 0 && (write(fd, "\n", 1) != 1 || fsync(fd) != 0))
-            rc = dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path,
-                             strerror(errno));
-        free(text);
-    }
-    if (close(fd) != 0 && rc == 0)
-        rc = dg_err_fail(err, DG_E_IO, "cannot write result file '%s': %s", path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = dg_err_fail(err, DG_E_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    if (rc)
-        unlink(tmp);
-    free(tmp);
+    if (!text)
+        return dg_err_fail(err, DG_E_NOMEM, "cannot serialise the result document");
+    size_t len = strlen(text);
+    char *withnl = xrealloc(text, len + 2);
+    withnl[len] = '\n';
+    withnl[len + 1] = '\0';
+    int rc = dg_write_atomic(path, withnl, len + 1, "result file", err);
+    free(withnl);
     return rc;
 }
 

@@ -20,10 +20,12 @@
 #include "core/xalloc.h"
 #include "stats/phaser.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +74,11 @@ typedef struct slot {
 
 typedef struct run run;
 
+/* Each terminal starts on a cache line of its own (alignas below, and the array is
+ * allocated 64-byte aligned), so the phaser a terminal writes on every transaction never
+ * shares a line with another terminal's. */
 typedef struct terminal {
-    dg_phaser ph; /* first: its own cache line (the struct is 64-byte aligned) */
+    alignas(64) dg_phaser ph; /* first: written on every record */
     slot slots[2];
     int id;
     run *r;
@@ -95,6 +100,8 @@ typedef struct terminal {
     int init_rc;
     dg_err init_err;
 } terminal;
+static_assert(alignof(terminal) == 64 && sizeof(terminal) % 64 == 0,
+              "terminals must not share cache lines");
 
 struct run {
     const dg_run_config *cfg;
@@ -392,9 +399,9 @@ static void *terminal_main(void *arg)
             case DG_EC_RETRY:
             case DG_EC_CONSTRAINT:
                 if (first)
-                    dg_log_warn("%s%s%s%s%s (after %d tries; further errors of this kind are counted)",
+                    dg_log_warn("%s%s%s%s%s (after %d tr%s; further errors of this kind are counted)",
                                 ctx, e.msg, e.sqlstate[0] ? " [" : "", e.sqlstate,
-                                e.sqlstate[0] ? "]" : "", tries + 1);
+                                e.sqlstate[0] ? "]" : "", tries + 1, tries == 0 ? "y" : "ies");
                 break;
             default:
                 /* bad SQL or a fatal database error: this terminal stops */
@@ -672,7 +679,8 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         if (rc == 0) {
             for (int k = 0; k < n; k++) {
                 if (r.terms[k].init_rc) {
-                    *err = r.terms[k].init_err;
+                    if (err)
+                        *err = r.terms[k].init_err;
                     rc = r.terms[k].init_rc;
                     break;
                 }

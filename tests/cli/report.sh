@@ -161,7 +161,7 @@ report -o out.html empty                           | 1 | holds no result files
 report                                             | 1 | report needs result files or directories
 report --format pdf $RES/small.json                | 1 | unknown format 'pdf' for --format
 report --terminals 4 $RES/small.json               | 1 | option '--terminals' does not apply to 'report'
-report -o /nonexistent-dir/out.html $RES/small.json | 1 | cannot write '/nonexistent-dir/out.html'
+report -o /nonexistent-dir/out.html $RES/small.json | 1 | cannot write report '/nonexistent-dir/out.html'
 compare $RES/small.json                            | 1 | compare needs two result files or directories (A B), got 1
 compare -o out.html $RES/small.json bad.json       | 1 | bad.json:2:29: error:
 compare $RES/small.json $RES/small.json            | 0 |

@@ -1,0 +1,207 @@
+/*
+ * session_ui.c - what run, load, check and sweep share on the command line: the options
+ * mapped to a session config, the printed side of a session (the header line, live
+ * interval lines, load steps with a progress bar on a TTY), opening the workload, and
+ * reporting a session's failure with the right exit status.
+ */
+#include "cli/commands.h"
+
+#include "core/log.h"
+#include "core/units.h"
+#include "report/text.h"
+#include "results/result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+int dg_cli_open_workload(const dg_options *o, dg_workload **out)
+{
+    dg_wl_config cfg = {
+        .name = o->workload,
+        .scale = o->scale,
+        .seed = o->seed,
+        .scripts = o->scripts,
+        .nscripts = o->nscripts,
+        .vars = o->defines,
+        .nvars = o->ndefines,
+        .mix = o->mix,
+        .options = o->wlopt,
+        .noptions = o->nwlopt,
+        .keying_think = o->keying_think,
+    };
+    dg_err err = DG_ERR_INIT;
+    int rc = dg_workload_open(&cfg, out, &err);
+    if (rc) {
+        if (rc == DG_E_PARSE) /* already "file:line:col: error: ..." with the caret lines */
+            fprintf(stderr, "%s\n", err.msg);
+        else
+            dg_log_error("%s", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
+                           dg_session_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->db = o->db;
+    cfg->settings = o->conn;
+    cfg->nsettings = o->nconn;
+    cfg->wl = wl;
+    cfg->seed = o->seed;
+    cfg->reload = o->reload || o->drop;
+    cfg->no_load = o->no_load;
+    cfg->size_bytes = o->size_bytes;
+    cfg->jobs = (int)o->jobs;
+    cfg->terminals = (int)o->terminals;
+    cfg->duration_ns = o->duration_ns;
+    cfg->transactions = o->transactions;
+    cfg->warmup_ns = o->warmup_ns;
+    cfg->interval_ns = o->interval_ns;
+    cfg->rate_tps = o->rate_tps;
+    cfg->think_ns = o->think_ns;
+    cfg->think_exponential = o->think_exp;
+    cfg->keying_think = o->keying_think;
+    cfg->max_tries = (int)o->max_tries;
+    cfg->command_line = o->command_line;
+    if (ui) {
+        dg_cli_ui_init(ui, o);
+        cfg->ui = &ui->ui;
+    }
+}
+
+int dg_cli_session_failed(const dg_err *err, dg_session_stage stage)
+{
+    dg_log_dberr(NULL, err);
+    if (stage == DG_STAGE_LOAD) {
+        dg_log_error("the database may hold a partial load: 'dbgauge load --drop' starts over");
+        return 2;
+    }
+    return 1;
+}
+
+/* ---- printing a session ---------------------------------------------------------------------- */
+
+static void clear_bar(dg_cli_ui *u)
+{
+    if (u->bar_shown) {
+        fprintf(stderr, "\r%-78s\r", "");
+        u->bar_shown = false;
+    }
+}
+
+static void on_info(void *arg, const char *msg)
+{
+    (void)arg;
+    printf("%s\n", msg);
+    fflush(stdout);
+}
+
+static void on_begin(void *arg, const json_t *doc)
+{
+    dg_cli_ui *u = arg;
+    const dg_options *o = u->o;
+    char dur[32];
+    dg_format_duration(o->duration_ns, dur, sizeof dur);
+    printf("dbgauge %s: %s, scale %lld, on %s (%s), %lld terminal%s, ", DG_VERSION,
+           dg_res_str(doc, "run.workload"), (long long)dg_res_num(doc, "run.scale", 0),
+           dg_res_str(doc, "run.db"), dg_res_str(doc, "server.version"), (long long)o->terminals,
+           o->terminals == 1 ? "" : "s");
+    if (o->transactions)
+        printf("%lld transactions each", (long long)o->transactions);
+    else
+        printf("%s", dur);
+    if (o->warmup_ns) {
+        dg_format_duration(o->warmup_ns, dur, sizeof dur);
+        printf(" after %s warmup", dur);
+    }
+    if (o->rate_tps > 0)
+        printf(", rate %.1f tps", o->rate_tps);
+    printf(", seed %llu\n", (unsigned long long)o->seed);
+    fflush(stdout);
+}
+
+static void on_interval(void *arg, const json_t *iv, bool warmup)
+{
+    (void)arg;
+    char cpu[32] = "";
+    double cpu_pct = dg_res_num(iv, "cpu_pct", NAN);
+    if (isfinite(cpu_pct))
+        snprintf(cpu, sizeof cpu, "  cpu %3.0f%%", cpu_pct);
+    printf("%s%7.1f s  tps %9.1f  lat ms p50 %7.3f p95 %7.3f p99 %7.3f  err %lld  retry %lld%s%s\n",
+           warmup ? "warmup " : "", dg_res_num(iv, "t_s", 0), dg_res_num(iv, "tps", 0),
+           dg_res_num(iv, "latency_ms.p50", 0), dg_res_num(iv, "latency_ms.p95", 0),
+           dg_res_num(iv, "latency_ms.p99", 0), (long long)dg_res_num(iv, "errors", 0),
+           (long long)dg_res_num(iv, "retries", 0), cpu,
+           dg_res_num(iv, "reconnects", 0) > 0 || dg_res_num(iv, "downtime_s", 0) > 0
+               ? "  (reconnects)"
+               : "");
+    fflush(stdout);
+}
+
+static void on_load_begin(void *arg, const dg_workload *wl, const char *url, int jobs, uint64_t seed)
+{
+    (void)arg;
+    printf("loading %s, scale %lld, into %s (%d job%s, seed %llu)\n", wl->name, (long long)wl->scale,
+           url, jobs, jobs == 1 ? "" : "s", (unsigned long long)seed);
+    fflush(stdout);
+}
+
+static void on_load_step(void *arg, const dg_load_step *s)
+{
+    dg_cli_ui *u = arg;
+    clear_bar(u);
+    char rows[48] = "";
+    if (s->rows)
+        snprintf(rows, sizeof rows, "%llu rows", (unsigned long long)s->rows);
+    char rate[48] = "";
+    if (s->rows && s->seconds > 0)
+        snprintf(rate, sizeof rate, "  (%.0f rows/s)", (double)s->rows / s->seconds);
+    printf("  %-40s %14s %9.2f s%s\n", s->name, rows, s->seconds, rate);
+    fflush(stdout);
+}
+
+static void on_load_progress(void *arg, uint64_t rows, uint64_t total, const char *what)
+{
+    dg_cli_ui *u = arg;
+    if (!u->tty || total == 0)
+        return;
+    double f = (double)rows / (double)total;
+    if (f > 1)
+        f = 1;
+    char bar[31];
+    int fill = (int)(f * 30);
+    for (int i = 0; i < 30; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[30] = '\0';
+    fprintf(stderr, "\r  loading %-24.24s [%s] %3.0f%%", what, bar, f * 100);
+    fflush(stderr);
+    u->bar_shown = true;
+}
+
+static void on_load_done(void *arg, const json_t *load)
+{
+    dg_cli_ui *u = arg;
+    clear_bar(u);
+    dg_report_text_load(stdout, load);
+}
+
+void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
+{
+    memset(u, 0, sizeof *u);
+    u->o = o;
+    u->tty = isatty(2) != 0;
+    u->ui.arg = u;
+    if (o->quiet)
+        return; /* a quiet session prints nothing but errors and warnings */
+    u->ui.info = on_info;
+    u->ui.begin = on_begin;
+    u->ui.interval = on_interval;
+    u->ui.load_begin = on_load_begin;
+    u->ui.load_step = on_load_step;
+    u->ui.load_progress = on_load_progress;
+    u->ui.load_done = on_load_done;
+}

@@ -1,0 +1,219 @@
+/*
+ * load.c - the session's database preparation: connecting, the preamble shared by run,
+ * load and check (inspect the workload's tables, drop, load, attach), and the timed load
+ * with its "load" object (per-step timings, database growth, MB/s).
+ *
+ * Layout: connect, the load, the preamble.
+ */
+#include "session/session.h"
+
+#include "core/clock.h"
+#include "core/units.h"
+#include "core/xalloc.h"
+#include "results/result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void info(const dg_session_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void info(const dg_session_config *cfg, const char *fmt, ...)
+{
+    if (!cfg->ui || !cfg->ui->info)
+        return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    cfg->ui->info(cfg->ui->arg, msg);
+}
+
+static dg_connopts connopts(const dg_session_config *cfg, bool bulk)
+{
+    dg_connopts co = {
+        .settings = cfg->settings,
+        .nsettings = cfg->nsettings,
+        .application_name = "dbgauge",
+        .bulk_session = bulk,
+    };
+    return co;
+}
+
+/* ---- connect -------------------------------------------------------------------------------- */
+
+int dg_session_connect(const dg_session_config *cfg, bool bulk, dg_conn **out, dg_err *err)
+{
+    dg_connopts co = connopts(cfg, bulk);
+    int rc = dg_connect(cfg->db, &co, out, err);
+    if (rc) {
+        char *url = dg_url_redact(cfg->db);
+        dg_err_prefix(err, "cannot connect to %s", url);
+        free(url);
+    }
+    return rc;
+}
+
+/* ---- the load ------------------------------------------------------------------------------ */
+
+static void on_step(void *arg, const dg_load_step *s)
+{
+    const dg_session_ui *ui = arg;
+    if (ui && ui->load_step)
+        ui->load_step(ui->arg, s);
+}
+
+static void on_progress(void *arg, uint64_t rows, uint64_t total, const char *what)
+{
+    const dg_session_ui *ui = arg;
+    if (ui && ui->load_progress)
+        ui->load_progress(ui->arg, rows, total, what);
+}
+
+int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_out, dg_err *err)
+{
+    dg_workload *wl = cfg->wl;
+    if (cfg->size_bytes) {
+        if (!wl->bytes_per_scale)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "workload '%s' has no size model: use --scale instead of --size",
+                               wl->name);
+        int64_t s = (int64_t)ceil((double)cfg->size_bytes / (double)wl->bytes_per_scale);
+        wl->scale = s < 1 ? 1 : s;
+        char sz[32];
+        dg_format_size(cfg->size_bytes, sz, sizeof sz);
+        info(cfg, "--size %s: scale %lld (about %.1f MB per %s)", sz, (long long)wl->scale,
+             (double)wl->bytes_per_scale / 1e6, wl->scale_unit);
+    }
+    dg_dbstats before;
+    memset(&before, 0, sizeof before);
+    if (dg_stats(conn, &before, NULL))
+        before.db_size_bytes = -1;
+
+    dg_connopts co = connopts(cfg, true);
+    dg_loader ld;
+    memset(&ld, 0, sizeof ld);
+    ld.url = cfg->db;
+    ld.connopts = &co;
+    ld.conn = conn;
+    ld.jobs = cfg->jobs > 0 ? cfg->jobs : 1;
+    ld.seed = cfg->seed;
+    ld.scale = wl->scale;
+    ld.on_step = on_step;
+    ld.on_progress = on_progress;
+    ld.arg = (void *)cfg->ui;
+    dg_loader_init(&ld);
+    if (cfg->ui && cfg->ui->load_begin)
+        cfg->ui->load_begin(cfg->ui->arg, wl, conn->url_redacted, ld.jobs, cfg->seed);
+
+    int64_t t0 = dg_now_ns();
+    int rc = wl->ops->load(wl, &ld, err);
+    if (rc == 0 && conn->dialect->post_load_sql)
+        rc = dg_exec(conn, conn->dialect->post_load_sql, err);
+    double secs = (double)(dg_now_ns() - t0) / DG_NS_PER_S;
+    if (rc) {
+        dg_err_prefix(err, "loading %s failed", wl->name);
+        return rc;
+    }
+    dg_dbstats after;
+    memset(&after, 0, sizeof after);
+    if (dg_stats(conn, &after, NULL))
+        after.db_size_bytes = -1;
+    uint64_t sent = 0;
+    for (int i = 0; i < ld.nsteps; i++)
+        sent += ld.steps[i].bytes;
+    double grown = before.db_size_bytes >= 0 && after.db_size_bytes >= 0
+                       ? (double)(after.db_size_bytes - before.db_size_bytes)
+                       : (double)sent;
+    json_t *load = json_object();
+    json_object_set_new(load, "workload", json_string(wl->name));
+    json_object_set_new(load, "scale", json_integer(wl->scale));
+    json_object_set_new(load, "jobs", json_integer(ld.jobs));
+    json_object_set_new(load, "seed", json_integer((json_int_t)cfg->seed));
+    json_object_set_new(load, "bytes", json_integer((json_int_t)grown));
+    json_object_set_new(load, "data_bytes_sent", json_integer((json_int_t)sent));
+    json_object_set_new(load, "db_size_bytes", json_integer(after.db_size_bytes));
+    json_object_set_new(load, "seconds", dg_json_real(secs));
+    json_object_set_new(load, "mb_per_s", dg_json_real(secs > 0 ? grown / 1e6 / secs : NAN));
+    json_t *steps = json_array();
+    for (int i = 0; i < ld.nsteps; i++) {
+        const dg_load_step *s = &ld.steps[i];
+        json_array_append_new(steps, json_pack("{s:s, s:s, s:o, s:I, s:I}", "name", s->name, "kind",
+                                               s->kind, "seconds", dg_json_real(s->seconds), "rows",
+                                               (json_int_t)s->rows, "bytes", (json_int_t)s->bytes));
+    }
+    json_object_set_new(load, "steps", steps);
+    if (cfg->ui && cfg->ui->load_done)
+        cfg->ui->load_done(cfg->ui->arg, load);
+    if (load_out)
+        *load_out = load;
+    else
+        json_decref(load);
+    return 0;
+}
+
+/* ---- the preamble ---------------------------------------------------------------------------- */
+
+int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_mode mode,
+                       json_t **load, dg_session_stage *stage, dg_err *err)
+{
+    dg_workload *wl = cfg->wl;
+    *stage = DG_STAGE_SETUP;
+    if (load)
+        *load = NULL;
+    if (!wl->tables) {
+        if (mode == DG_PREPARE_LOAD)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "workload '%s' has no loader (it runs against tables you create)",
+                               wl->name);
+        return 0;
+    }
+    bool all = false, some = false;
+    int rc = dg_workload_tables_exist(wl, conn, &all, &some, err);
+    if (rc) {
+        dg_err_prefix(err, "cannot inspect the database");
+        return rc;
+    }
+    if (mode == DG_PREPARE_CHECK && !all)
+        return dg_err_fail(err, DG_E_NOTFOUND,
+                           "%s does not hold workload '%s' (run 'dbgauge load --workload %s' first)",
+                           conn->url_redacted, wl->name, wl->name);
+    if (mode == DG_PREPARE_LOAD && some && !cfg->reload)
+        return dg_err_fail(err, DG_E_EXISTS,
+                           "%s already holds %s tables of workload '%s': add --drop to replace them",
+                           conn->url_redacted, all ? "the" : "some", wl->name);
+    if (mode != DG_PREPARE_CHECK && some && cfg->reload) {
+        info(cfg, "dropping the existing %s tables", wl->name);
+        *stage = DG_STAGE_LOAD;
+        if ((rc = wl->ops->drop(wl, conn, err)) != 0) {
+            dg_err_prefix(err, "cannot drop the existing tables");
+            return rc;
+        }
+        some = all = false;
+    }
+    if (mode != DG_PREPARE_CHECK && !some) {
+        if (mode == DG_PREPARE_RUN && cfg->no_load)
+            return dg_err_fail(err, DG_E_NOTFOUND,
+                               "%s does not hold workload '%s' (run 'dbgauge load' first)",
+                               conn->url_redacted, wl->name);
+        if (mode == DG_PREPARE_RUN)
+            info(cfg, "the database is empty: loading workload %s first", wl->name);
+        *stage = DG_STAGE_LOAD;
+        if ((rc = dg_session_load(cfg, conn, load, err)) != 0)
+            return rc;
+        *stage = DG_STAGE_SETUP;
+    } else if (mode == DG_PREPARE_RUN && !all) {
+        return dg_err_fail(err, DG_E_INVAL,
+                           "%s holds only some tables of workload '%s' (an interrupted load?): run "
+                           "'dbgauge load --drop' to reload it",
+                           conn->url_redacted, wl->name);
+    }
+    if (mode == DG_PREPARE_LOAD)
+        return 0;
+    if (wl->ops->attach && (rc = wl->ops->attach(wl, conn, err)) != 0) {
+        dg_err_prefix(err, "cannot read the loaded workload");
+        return rc;
+    }
+    return 0;
+}
