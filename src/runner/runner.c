@@ -189,7 +189,9 @@ static void sleep_until_or_stop(int64_t until)
 static int open_session(terminal *t, dg_err *err)
 {
     run *r = t->r;
-    int rc = dg_connect(r->cfg->url, r->cfg->connopts, &t->conn, err);
+    int rc = r->cfg->connect
+                 ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &t->conn, err)
+                 : dg_connect(r->cfg->url, r->cfg->connopts, &t->conn, err);
     if (rc)
         return rc;
     dg_term term = {

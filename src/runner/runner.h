@@ -56,6 +56,11 @@ typedef struct dg_run_config {
     void (*on_interval)(void *arg, const dg_interval_report *iv);
     void (*on_start)(void *arg);      /* all terminals connected, clock starts */
     void *arg;
+    /* How terminals connect (and reconnect); NULL = dg_connect(url, connopts). Unit tests
+     * put a connection here that fails on demand, which a real server cannot. */
+    int (*connect)(void *connect_arg, const char *url, const dg_connopts *co, dg_conn **out,
+                   dg_err *err);
+    void *connect_arg;
 } dg_run_config;
 
 #define DG_RUN_MAX_ERRORS 32

@@ -25,6 +25,7 @@ typedef struct twl {
     atomic_llong ok[2];        /* successful calls per type */
     int fail_every;            /* type 0 fails with fail_class on every fail_every-th call */
     dg_errclass fail_class;
+    bool fail_unknown;         /* the failure leaves the outcome unknown (lost during COMMIT) */
     bool fail_then_succeed;    /* a failing call's retry (same inputs) succeeds */
     int64_t sleep_ns;          /* inside each transaction */
     atomic_llong retried_same_input; /* retries that saw the same random input */
@@ -79,7 +80,10 @@ static int t_tx_run(void *state, int type, int *outcome, dg_err *err)
         s->last_input = input;
         if (s->w->fail_then_succeed)
             s->n++; /* the retry will not fail */
-        return dg_err_set(err, DG_E_DB, s->w->fail_class, 0, "40001", "injected failure");
+        dg_err_set(err, DG_E_DB, s->w->fail_class, 0, "40001", "injected failure");
+        if (err)
+            err->outcome_unknown = s->w->fail_unknown;
+        return DG_E_DB;
     }
     *outcome = DG_TX_COMMITTED;
     atomic_fetch_add(&s->w->ok[type], 1);
@@ -300,6 +304,104 @@ static void test_errors_by_class(void)
     free_wl(wl);
 }
 
+/* ---- faults a real server cannot produce on demand ---------------------------------------- */
+
+/* Connects as dg_connect does, but refuses `refuse` attempts (CONN_LOST) once `allow`
+ * connections have been made: a server that is down for a while. */
+typedef struct fconn {
+    atomic_int allow;
+    atomic_int refuse;
+    atomic_int refused;
+} fconn;
+
+static int f_connect(void *arg, const char *url, const dg_connopts *co, dg_conn **out, dg_err *err)
+{
+    fconn *f = arg;
+    if (atomic_fetch_sub(&f->allow, 1) <= 0 && atomic_load(&f->refuse) > 0) {
+        atomic_fetch_sub(&f->refuse, 1);
+        atomic_fetch_add(&f->refused, 1);
+        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08001", "injected: server down");
+    }
+    return dg_connect(url, co, out, err);
+}
+
+typedef struct outage_sum {
+    ivsum s;
+    uint64_t reconnects;
+    int64_t downtime_ns;
+} outage_sum;
+
+static void on_iv_outage(void *arg, const dg_interval_report *iv)
+{
+    outage_sum *o = arg;
+    on_iv(&o->s, iv);
+    o->reconnects += iv->reconnects;
+    o->downtime_ns += iv->downtime_ns;
+}
+
+static void test_reconnect_and_outage(void)
+{
+    /* one terminal; every 50th type-0 call loses the connection with the outcome
+     * unknown; the first reconnect is refused 3 times (backoff 100, 200, 400 ms) */
+    twl w = {.fail_every = 50, .fail_class = DG_EC_CONN_LOST, .fail_unknown = true};
+    dg_workload *wl = make_wl(&w, 1, 0);
+    outage_sum o;
+    memset(&o, 0, sizeof o);
+    dg_run_config c = base_cfg(&o.s);
+    c.on_interval = on_iv_outage;
+    c.arg = &o;
+    fconn f;
+    atomic_init(&f.allow, 1);
+    atomic_init(&f.refuse, 3);
+    atomic_init(&f.refused, 0);
+    c.terminals = 1;
+    c.connect = f_connect;
+    c.connect_arg = &f;
+    c.transactions = 500;
+    c.duration_ns = 0;
+    dg_run_stats st;
+    dg_err e;
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    DG_CHECK(st.complete);
+    DG_CHECK_INT(atomic_load(&f.refused), 3);
+    /* attempts 50, 100, ... 500 of each connection's life lose it (a new session counts
+     * from 0): 10 errors with an unknown outcome, each followed by a reconnect */
+    uint64_t lost = st.all[1].errors;
+    DG_CHECK_INT(lost, 10);
+    DG_CHECK_INT(st.all[1].count + lost, 500);
+    DG_CHECK_INT(st.all[1].err_class[DG_EC_CONN_LOST], lost);
+    DG_CHECK_INT(st.all[1].unknown, lost);
+    DG_CHECK_INT(st.reconnects, lost);
+    /* the outage of at least 100 + 200 + 400 ms is booked once, across the intervals */
+    DG_CHECK(st.downtime_ns >= 700 * DG_NS_PER_MS);
+    DG_CHECK_INT(o.downtime_ns, st.downtime_ns);
+    DG_CHECK_INT(o.reconnects, st.reconnects);
+    dg_run_stats_free(&st);
+    free_wl(wl);
+
+    /* a server that never comes back: the terminal aborts, the run ends incomplete */
+    twl w2 = {.fail_every = 10, .fail_class = DG_EC_CONN_LOST};
+    wl = make_wl(&w2, 1, 0);
+    c = base_cfg(&o.s);
+    c.terminals = 1;
+    atomic_init(&f.allow, 1);
+    atomic_init(&f.refuse, 1000000);
+    atomic_init(&f.refused, 0);
+    c.connect = f_connect;
+    c.connect_arg = &f;
+    c.duration_ns = 1500 * DG_NS_PER_MS;
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    DG_CHECK_INT(st.all[1].count, 9);
+    DG_CHECK_INT(st.all[1].errors, 1);
+    DG_CHECK_INT(st.all[1].unknown, 0);
+    DG_CHECK_INT(st.reconnects, 0);
+    DG_CHECK(atomic_load(&f.refused) >= 2);
+    /* down from the 10th call to the end: booked as downtime, not lost */
+    DG_CHECK(st.downtime_ns >= 1000 * DG_NS_PER_MS);
+    dg_run_stats_free(&st);
+    free_wl(wl);
+}
+
 static void test_rate(void)
 {
     twl w = {0};
@@ -416,6 +518,7 @@ int main(void)
     DG_RUN(test_duration_and_warmup);
     DG_RUN(test_retries);
     DG_RUN(test_errors_by_class);
+    DG_RUN(test_reconnect_and_outage);
     DG_RUN(test_rate);
     DG_RUN(test_think_time);
     DG_RUN(test_stop_request);
