@@ -1,0 +1,493 @@
+/*
+ * test_url.c - unit tests of the shared part of backend/backend.c that needs no database:
+ * connection URL parsing (dg_url_parse), password redaction (dg_url_redact and the
+ * dg_url.redacted field), the backend registry (dg_backend_catalog, dg_backend_lookup,
+ * dg_backend_for_scheme) and dg_sql_count_params.
+ *
+ * Layout: a table of URLs with every parsed field expected (NULL = absent), a table of
+ * query parameters, a table of rejected URLs with their exact messages, a table for
+ * redaction, then the registry and the placeholder counter. Redaction bugs known today
+ * are in test_known_bugs, compiled only with -DDG_TEST_KNOWN_BUGS.
+ */
+#include "dgtest.h"
+
+#include "backend/backend.h"
+#include "core/err.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* NULL-aware string equality, so expected NULL means "absent". */
+static bool same_str(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+#define CHECK_OPT_STR(got, want)                                                            \
+    do {                                                                                    \
+        if (!same_str((got), (want)))                                                       \
+            fprintf(stderr, "  %s: got \"%s\", expected \"%s\"\n", #got,                    \
+                    (got) ? (got) : "(null)", (want) ? (want) : "(null)");                  \
+        DG_CHECK(same_str((got), (want)));                                                  \
+    } while (0)
+
+/* ---- URLs that parse -------------------------------------------------------------------- */
+
+static const struct {
+    const char *url;
+    const char *scheme, *user, *password, *host;
+    int port;
+    const char *path;
+    int nparams;
+    const char *redacted;
+} good[] = {
+    /* sqlite and the other path forms (no "//") */
+    {"sqlite:bench.db", "sqlite", NULL, NULL, NULL, 0, "bench.db", 0, "sqlite:bench.db"},
+    {"sqlite:/tmp/x.db", "sqlite", NULL, NULL, NULL, 0, "/tmp/x.db", 0, "sqlite:/tmp/x.db"},
+    {"sqlite::memory:", "sqlite", NULL, NULL, NULL, 0, ":memory:", 0, "sqlite::memory:"},
+    {"sqlite::memory:?cache=shared", "sqlite", NULL, NULL, NULL, 0, ":memory:", 1,
+     "sqlite::memory:?cache=shared"},
+    {"sqlite3:bench.db", "sqlite", NULL, NULL, NULL, 0, "bench.db", 0, "sqlite3:bench.db"},
+    {"SQLite:bench.db", "sqlite", NULL, NULL, NULL, 0, "bench.db", 0, "SQLite:bench.db"},
+    {"sqlite:bench.db?journal_mode=wal&synchronous=normal", "sqlite", NULL, NULL, NULL, 0,
+     "bench.db", 2, "sqlite:bench.db?journal_mode=wal&synchronous=normal"},
+    {"firebird:/var/lib/firebird/bench.fdb", "firebird", NULL, NULL, NULL, 0,
+     "/var/lib/firebird/bench.fdb", 0, "firebird:/var/lib/firebird/bench.fdb"},
+    {"fb:bench.fdb", "firebird", NULL, NULL, NULL, 0, "bench.fdb", 0, "fb:bench.fdb"},
+    {"firebird:localhost/3051:/data/x.fdb", "firebird", NULL, NULL, NULL, 0,
+     "localhost/3051:/data/x.fdb", 0, "firebird:localhost/3051:/data/x.fdb"},
+    /* postgres and its aliases */
+    {"postgres://user:pass@host:5432/db?sslmode=disable&application_name=x", "postgres",
+     "user", "pass", "host", 5432, "db", 2,
+     "postgres://user:***@host:5432/db?sslmode=disable&application_name=x"},
+    {"postgresql://u@h/db", "postgres", "u", NULL, "h", 0, "db", 0, "postgresql://u@h/db"},
+    {"PostgreSQL://U@H/DB", "postgres", "U", NULL, "H", 0, "DB", 0, "PostgreSQL://U@H/DB"},
+    {"pg://h", "postgres", NULL, NULL, "h", 0, NULL, 0, "pg://h"},
+    {"pg://h/", "postgres", NULL, NULL, "h", 0, NULL, 0, "pg://h/"},
+    {"postgres://", "postgres", NULL, NULL, NULL, 0, NULL, 0, "postgres://"},
+    {"postgres:///db", "postgres", NULL, NULL, NULL, 0, "db", 0, "postgres:///db"},
+    {"postgres://h:1/db", "postgres", NULL, NULL, "h", 1, "db", 0, "postgres://h:1/db"},
+    {"postgres://h:65535", "postgres", NULL, NULL, "h", 65535, NULL, 0, "postgres://h:65535"},
+    {"postgres://:pw@h", "postgres", "", "pw", "h", 0, NULL, 0, "postgres://:***@h"},
+    {"postgres://u:@h/db", "postgres", "u", "", "h", 0, "db", 0, "postgres://u:***@h/db"},
+    /* a unix socket directory as a percent-encoded host */
+    {"postgres://%2Fvar%2Frun%2Fpostgresql/db", "postgres", NULL, NULL, "/var/run/postgresql",
+     0, "db", 0, "postgres://%2Fvar%2Frun%2Fpostgresql/db"},
+    /* IPv6 literals */
+    {"postgres://[::1]:5433/db", "postgres", NULL, NULL, "::1", 5433, "db", 0,
+     "postgres://[::1]:5433/db"},
+    {"postgres://u:pw@[2001:db8::7]/db", "postgres", "u", "pw", "2001:db8::7", 0, "db", 0,
+     "postgres://u:***@[2001:db8::7]/db"},
+    {"mysql://[::1]", "mysql", NULL, NULL, "::1", 0, NULL, 0, "mysql://[::1]"},
+    /* mysql and mariadb */
+    {"mysql://root:secret@127.0.0.1:3306/bench", "mysql", "root", "secret", "127.0.0.1", 3306,
+     "bench", 0, "mysql://root:***@127.0.0.1:3306/bench"},
+    {"mariadb://root@localhost/bench", "mysql", "root", NULL, "localhost", 0, "bench", 0,
+     "mariadb://root@localhost/bench"},
+    /* firebird servers: //abs/path, alias, no port */
+    {"firebird://SYSDBA:masterkey@localhost:3050//var/lib/firebird/data/bench.fdb",
+     "firebird", "SYSDBA", "masterkey", "localhost", 3050, "/var/lib/firebird/data/bench.fdb",
+     0, "firebird://SYSDBA:***@localhost:3050//var/lib/firebird/data/bench.fdb"},
+    {"firebird://host/employee", "firebird", NULL, NULL, "host", 0, "employee", 0,
+     "firebird://host/employee"},
+    {"fb://h//db/x.fdb?lock_timeout=5", "firebird", NULL, NULL, "h", 0, "/db/x.fdb", 1,
+     "fb://h//db/x.fdb?lock_timeout=5"},
+    /* percent-encoding in user, password, path and parameters */
+    {"postgres://us%40er:p%40ss%3Aw%2Fd@h/db%20x?opt=a%26b&x%3Dy=1", "postgres", "us@er",
+     "p@ss:w/d", "h", 0, "db x", 2, "postgres://us%40er:***@h/db%20x?opt=a%26b&x%3Dy=1"},
+    /* an unencoded '@' in the password: the last '@' ends the user info */
+    {"postgres://u:p@ss@h/db", "postgres", "u", "p@ss", "h", 0, "db", 0,
+     "postgres://u:***@h/db"},
+    /* an unencoded ':' in the password: the first ':' ends the user name */
+    {"mysql://u:a:b@h:3307/db", "mysql", "u", "a:b", "h", 3307, "db", 0,
+     "mysql://u:***@h:3307/db"},
+    /* passwords in the query string */
+    {"postgres://u@h/db?sslmode=require&password=s3cret&connect_timeout=5", "postgres", "u",
+     NULL, "h", 0, "db", 3,
+     "postgres://u@h/db?sslmode=require&password=***&connect_timeout=5"},
+    {"postgres://u:a@h/db?password=b", "postgres", "u", "a", "h", 0, "db", 1,
+     "postgres://u:***@h/db?password=***"},
+    /* malformed escapes are kept as they are */
+    {"postgres://u:100%zz@h", "postgres", "u", "100%zz", "h", 0, NULL, 0,
+     "postgres://u:***@h"},
+    /* the parser does not judge the scheme: dg_connect() does */
+    {"oracle://h/db", "oracle", NULL, NULL, "h", 0, "db", 0, "oracle://h/db"},
+};
+
+static void test_parse_good(void)
+{
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        dg_url u;
+        dg_err e = DG_ERR_INIT;
+        int rc = dg_url_parse(good[i].url, &u, &e);
+        if (rc != 0) {
+            fprintf(stderr, "  url \"%s\": %s\n", good[i].url, e.msg);
+            DG_CHECK_INT(rc, 0);
+            continue;
+        }
+        int before = dgt_fail;
+        CHECK_OPT_STR(u.scheme, good[i].scheme);
+        CHECK_OPT_STR(u.user, good[i].user);
+        CHECK_OPT_STR(u.password, good[i].password);
+        CHECK_OPT_STR(u.host, good[i].host);
+        DG_CHECK_INT(u.port, good[i].port);
+        CHECK_OPT_STR(u.path, good[i].path);
+        DG_CHECK_INT(u.nparams, good[i].nparams);
+        CHECK_OPT_STR(u.redacted, good[i].redacted);
+        /* the redacted field is what dg_url_redact gives */
+        char *r = dg_url_redact(good[i].url);
+        CHECK_OPT_STR(u.redacted, r);
+        free(r);
+        if (dgt_fail != before)
+            fprintf(stderr, "  ^ url \"%s\"\n", good[i].url);
+        dg_url_free(&u);
+        /* dg_url_free leaves a zeroed struct, and a second free is harmless */
+        DG_CHECK(u.scheme == NULL && u.params == NULL && u.nparams == 0 && u.redacted == NULL);
+        dg_url_free(&u);
+    }
+    dg_url_free(NULL);
+}
+
+/* ---- query parameters --------------------------------------------------------------------- */
+
+static const struct {
+    const char *url;
+    int n;
+    const char *kv[8]; /* name, value, name, value ... */
+} queries[] = {
+    {"postgres://h/db?sslmode=disable&application_name=x", 2,
+     {"sslmode", "disable", "application_name", "x"}},
+    {"sqlite:bench.db?journal_mode=wal&synchronous=normal", 2,
+     {"journal_mode", "wal", "synchronous", "normal"}},
+    {"sqlite::memory:?cache=shared", 1, {"cache", "shared"}},
+    /* empty segments are skipped, a bare name has an empty value */
+    {"postgres://h/db?a=1&&flag&b=", 3, {"a", "1", "flag", "", "b", ""}},
+    /* only the first '=' splits */
+    {"postgres://h/db?options=-c%20x=y", 1, {"options", "-c x=y"}},
+    /* names and values are percent-decoded */
+    {"postgres://h/db%20x?opt=a%26b&x%3Dy=1", 2, {"opt", "a&b", "x=y", "1"}},
+    {"postgres://h/db?password=s%26cret", 1, {"password", "s&cret"}},
+    /* a query right after the host */
+    {"mysql://h?ssl=1", 1, {"ssl", "1"}},
+    {"postgres://h/db?", 0, {NULL}},
+};
+
+static void test_parse_query(void)
+{
+    for (size_t i = 0; i < sizeof queries / sizeof queries[0]; i++) {
+        dg_url u;
+        int rc = dg_url_parse(queries[i].url, &u, NULL);
+        DG_CHECK_INT(rc, 0);
+        if (rc)
+            continue;
+        DG_CHECK_INT(u.nparams, queries[i].n);
+        for (int k = 0; k < u.nparams && k < queries[i].n; k++) {
+            DG_CHECK_STR(u.params[k].name, queries[i].kv[2 * k]);
+            DG_CHECK_STR(u.params[k].value, queries[i].kv[2 * k + 1]);
+        }
+        dg_url_free(&u);
+    }
+}
+
+/* ---- URLs that are rejected --------------------------------------------------------------- */
+
+#define NO_SCHEME "': expected SCHEME:..., e.g. sqlite:bench.db or postgres://user@localhost/db"
+
+static const struct {
+    const char *url;
+    const char *msg;
+} bad[] = {
+    {"", "invalid database URL '" NO_SCHEME},
+    {"bench.db", "invalid database URL 'bench.db" NO_SCHEME},
+    {":memory:", "invalid database URL ':memory:" NO_SCHEME},
+    {"sqlite:", "invalid database URL 'sqlite:': missing path"},
+    {"fb:", "invalid database URL 'fb:': missing path"},
+    {"postgres://h:0/db", "invalid database URL 'postgres://h:0/db': bad port"},
+    {"postgres://h:65536/db", "invalid database URL 'postgres://h:65536/db': bad port"},
+    {"postgres://h:/db", "invalid database URL 'postgres://h:/db': bad port"},
+    {"postgres://h:54x/db", "invalid database URL 'postgres://h:54x/db': bad port"},
+    {"postgres://h:-1", "invalid database URL 'postgres://h:-1': bad port"},
+    {"postgres://h:99999999999999999999",
+     "invalid database URL 'postgres://h:99999999999999999999': bad port"},
+    {"mysql://[::1]:x/db", "invalid database URL 'mysql://[::1]:x/db': bad port"},
+    /* the message shows the URL without its password */
+    {"postgres://u:secret@h:99999/db",
+     "invalid database URL 'postgres://u:***@h:99999/db': bad port"},
+    {"postgres://u:secret@h:0/db?password=other",
+     "invalid database URL 'postgres://u:***@h:0/db?password=***': bad port"},
+};
+
+static void test_parse_bad(void)
+{
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        dg_url u;
+        memset(&u, 0, sizeof u);
+        u.port = -42; /* *out is left alone on failure */
+        dg_err e = DG_ERR_INIT;
+        int rc = dg_url_parse(bad[i].url, &u, &e);
+        DG_CHECK_INT(rc, DG_E_INVAL);
+        DG_CHECK_INT(u.port, -42);
+        DG_CHECK(u.scheme == NULL && u.redacted == NULL);
+        DG_CHECK_STR(e.msg, bad[i].msg);
+        DG_CHECK_INT(e.cls, DG_EC_FATAL);
+        DG_CHECK(strstr(e.msg, "secret") == NULL && strstr(e.msg, "other") == NULL);
+        /* a NULL error record is allowed */
+        DG_CHECK_INT(dg_url_parse(bad[i].url, &u, NULL), DG_E_INVAL);
+        DG_CHECK_INT(u.port, -42);
+    }
+}
+
+/* ---- redaction ------------------------------------------------------------------------------ */
+
+static const struct {
+    const char *url, *redacted;
+} redact[] = {
+    {"sqlite:bench.db", "sqlite:bench.db"},
+    {"postgres://u:p@h/db", "postgres://u:***@h/db"},
+    {"postgres://u@h/db", "postgres://u@h/db"},
+    {"postgres://h/db", "postgres://h/db"},
+    {"postgres://h/db?password=x", "postgres://h/db?password=***"},
+    {"postgres://h/db?password=", "postgres://h/db?password=***"},
+    {"postgres://h/db?a=1&password=x&b=2", "postgres://h/db?a=1&password=***&b=2"},
+    {"postgres://h?password=x", "postgres://h?password=***"},
+    {"postgres://h/db?mypassword=x", "postgres://h/db?mypassword=x"}, /* not a password */
+    {"mysql://u:p%40ss@h", "mysql://u:***@h"},
+    {"mysql://u:p%3Ass@h", "mysql://u:***@h"},
+    {"postgres://u:p@ss@h:5432/db", "postgres://u:***@h:5432/db"},
+    {"postgres://u:a:b@h/db", "postgres://u:***@h/db"},
+    {"postgres://u:p@h/db?x=a@b", "postgres://u:***@h/db?x=a@b"}, /* '@' after the path */
+    {"firebird://SYSDBA:masterkey@host:3050//data/x.fdb",
+     "firebird://SYSDBA:***@host:3050//data/x.fdb"},
+    {"postgres://u:pw@[::1]:5432/db", "postgres://u:***@[::1]:5432/db"},
+    {"postgres://[::1]:5432/db", "postgres://[::1]:5432/db"},
+    {"postgres://u:a@h/db?password=b&sslmode=require",
+     "postgres://u:***@h/db?password=***&sslmode=require"},
+};
+
+static void test_redact(void)
+{
+    for (size_t i = 0; i < sizeof redact / sizeof redact[0]; i++) {
+        char *r = dg_url_redact(redact[i].url);
+        DG_CHECK_STR(r, redact[i].redacted);
+        free(r);
+    }
+}
+
+#ifdef DG_TEST_KNOWN_BUGS
+/* Known bugs in src/backend/backend.c, kept out of the default suite (build with
+ * -DDG_TEST_KNOWN_BUGS to see them fail):
+ *  1. only the first "password=" of the query is looked at: a second one, or a real one
+ *     after a longer name that ends in "password=", stays in clear;
+ *  2. URLs without "://" (firebird:HOST/PORT:PATH, firebird:PATH, sqlite:PATH) are returned
+ *     unredacted, although firebird reads ?password= from them;
+ *  3. a percent-encoded parameter name is decoded by the parser ("pass%77ord" is the
+ *     firebird "password" option) but not recognised by the redactor;
+ *  4. a password with an unencoded '/' or '?' makes the parser read the user name as the
+ *     host and the password as a port: the "bad port" message then shows the password;
+ *  5. an IPv6 host without its closing ']' is accepted with no host at all (the URL then
+ *     silently means the default host);
+ *  6. "sqlite:?mode=ro" is accepted with an empty path, while "sqlite:" is "missing path". */
+static void test_known_bugs(void)
+{
+    static const struct {
+        const char *url, *redacted;
+    } cases[] = {
+        {"postgres://h/db?password=a&password=b", "postgres://h/db?password=***&password=***"},
+        {"postgres://h/db?mypassword=x&password=y", "postgres://h/db?mypassword=x&password=***"},
+        {"firebird:localhost/3050:/data/x.fdb?user=SYSDBA&password=masterkey",
+         "firebird:localhost/3050:/data/x.fdb?user=SYSDBA&password=***"},
+        {"firebird:/data/x.fdb?password=masterkey", "firebird:/data/x.fdb?password=***"},
+        {"firebird://h//data/x.fdb?pass%77ord=masterkey",
+         "firebird://h//data/x.fdb?pass%77ord=***"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *r = dg_url_redact(cases[i].url);
+        DG_CHECK_STR(r, cases[i].redacted);
+        free(r);
+        dg_url u;
+        if (dg_url_parse(cases[i].url, &u, NULL) == 0) {
+            DG_CHECK_STR(u.redacted, cases[i].redacted);
+            dg_url_free(&u);
+        }
+    }
+
+    static const char *const leaky[] = {"postgres://u:se/cret@h/db", "postgres://u:se?cret@h/db"};
+    for (size_t i = 0; i < sizeof leaky / sizeof leaky[0]; i++) {
+        dg_url u;
+        dg_err e = DG_ERR_INIT;
+        if (dg_url_parse(leaky[i], &u, &e) == 0) {
+            DG_CHECK(strstr(u.redacted, "cret") == NULL);
+            dg_url_free(&u);
+        } else {
+            DG_CHECK(strstr(e.msg, "cret") == NULL);
+        }
+    }
+
+    dg_url u;
+    int rc = dg_url_parse("postgres://[::1/db", &u, NULL);
+    DG_CHECK_INT(rc, DG_E_INVAL);
+    if (rc == 0)
+        dg_url_free(&u);
+    rc = dg_url_parse("sqlite:?mode=ro", &u, NULL);
+    DG_CHECK_INT(rc, DG_E_INVAL);
+    if (rc == 0)
+        dg_url_free(&u);
+}
+#endif
+
+/* ---- registry ----------------------------------------------------------------------------- */
+
+static void test_catalog(void)
+{
+    size_t n = 0;
+    const dg_backend_entry *cat = dg_backend_catalog(&n);
+    DG_CHECK_INT(n, 4);
+    if (n != 4)
+        return;
+    static const char *const names[] = {"sqlite", "postgres", "mysql", "firebird"};
+    static const char *const packages[] = {"libsqlite3-dev", "libpq-dev", "libmariadb-dev",
+                                           "firebird-dev"};
+    static const bool built[] = {
+        true,
+#ifdef DG_HAVE_POSTGRES
+        true,
+#else
+        false,
+#endif
+#ifdef DG_HAVE_MYSQL
+        true,
+#else
+        false,
+#endif
+#ifdef DG_HAVE_FIREBIRD
+        true,
+#else
+        false,
+#endif
+    };
+    for (size_t i = 0; i < n; i++) {
+        DG_CHECK_STR(cat[i].name, names[i]);
+        DG_CHECK_STR(cat[i].package, packages[i]);
+        DG_CHECK_INT(cat[i].be != NULL, built[i]);
+        DG_CHECK(dg_backend_lookup(names[i]) == &cat[i]);
+        DG_CHECK(dg_backend_for_scheme(names[i]) == cat[i].be);
+        const dg_backend *be = cat[i].be;
+        if (!be)
+            continue;
+        /* a built backend is complete and answers to each of its own schemes */
+        DG_CHECK_STR(be->name, names[i]);
+        DG_CHECK(be->url_help != NULL && be->url_help[0] != '\0');
+        DG_CHECK(be->dialect != NULL);
+        if (be->dialect)
+            DG_CHECK_STR(be->dialect->name, names[i]);
+        DG_CHECK(be->schemes != NULL && be->schemes[0] != NULL);
+        for (const char *const *s = be->schemes; s && *s; s++)
+            DG_CHECK(dg_backend_for_scheme(*s) == be);
+        DG_CHECK(be->connect && be->close && be->prepare && be->stmt_free && be->execute &&
+                 be->fetch && be->ncols && be->colname && be->column && be->affected &&
+                 be->reset && be->exec && be->begin && be->commit && be->rollback &&
+                 be->bulk_begin && be->bulk_row && be->bulk_end && be->stats &&
+                 be->server_info && be->table_exists);
+    }
+    /* the same array every time */
+    size_t n2 = 0;
+    DG_CHECK(dg_backend_catalog(&n2) == cat);
+    DG_CHECK_INT(n2, n);
+}
+
+static const struct {
+    const char *scheme;
+    const char *name; /* NULL: unknown */
+} lookups[] = {
+    {"sqlite", "sqlite"},     {"sqlite3", "sqlite"},   {"postgres", "postgres"},
+    {"postgresql", "postgres"}, {"pg", "postgres"},    {"mysql", "mysql"},
+    {"mariadb", "mysql"},     {"firebird", "firebird"}, {"fb", "firebird"},
+    {"oracle", NULL},         {"", NULL},              {"sqlite ", NULL},
+    {"sql", NULL},            {"postgres://", NULL},
+};
+
+static void test_lookup(void)
+{
+    for (size_t i = 0; i < sizeof lookups / sizeof lookups[0]; i++) {
+        const dg_backend_entry *e = dg_backend_lookup(lookups[i].scheme);
+        if (!lookups[i].name) {
+            DG_CHECK(e == NULL);
+            DG_CHECK(dg_backend_for_scheme(lookups[i].scheme) == NULL);
+            continue;
+        }
+        DG_CHECK(e != NULL);
+        if (!e)
+            continue;
+        DG_CHECK_STR(e->name, lookups[i].name);
+        DG_CHECK(dg_backend_for_scheme(lookups[i].scheme) == e->be);
+    }
+    const dg_backend *sq = dg_backend_for_scheme("sqlite3");
+    DG_CHECK(sq != NULL);
+    if (sq)
+        DG_CHECK_STR(sq->name, "sqlite");
+    /* the scheme a parsed URL carries is one the registry knows */
+    dg_url u;
+    if (dg_url_parse("PG://h/db", &u, NULL) == 0) {
+        const dg_backend_entry *e = dg_backend_lookup(u.scheme);
+        DG_CHECK(e != NULL && strcmp(e->name, "postgres") == 0);
+        dg_url_free(&u);
+    } else {
+        DG_CHECK(0);
+    }
+}
+
+/* ---- placeholders ------------------------------------------------------------------------- */
+
+static const struct {
+    const char *sql;
+    int n;
+} params[] = {
+    {"", 0},
+    {"SELECT 1", 0},
+    {"SELECT ?", 1},
+    {"INSERT INTO t VALUES (?, ?, ?)", 3},
+    {"SELECT a FROM t WHERE b = ? AND c IN (?,?)", 3},
+    {"x ??", 2},
+    {"SELECT 5-?", 1},
+    {"SELECT '?'", 0},
+    {"SELECT \"a?\" FROM t WHERE x = ?", 1},
+    {"SELECT 'it''s ?', ?", 1},
+    {"SELECT 'a\"?', \"b'?\", ?", 1},
+    {"SELECT ? -- what?\n, ?", 2},
+    {"SELECT ? -- tail ?", 1},
+    {"SELECT ? /* ? */ + ?", 2},
+    {"SELECT /**/?", 1},
+    {"SELECT /*/ ? */ ?", 1},
+    {"SELECT /* a */ ? /* b ? */", 1},
+    {"SELECT 'unterminated ?", 0},
+    {"SELECT ?, 'unterminated ?", 1},
+    {"SELECT ? /* unterminated ?", 1},
+    {"SELECT a - -1, ?", 1},
+    {"SELECT $1", 0},
+};
+
+static void test_count_params(void)
+{
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        int n = dg_sql_count_params(params[i].sql);
+        if (n != params[i].n)
+            fprintf(stderr, "  sql \"%s\"\n", params[i].sql);
+        DG_CHECK_INT(n, params[i].n);
+    }
+}
+
+int main(void)
+{
+    DG_RUN(test_parse_good);
+    DG_RUN(test_parse_query);
+    DG_RUN(test_parse_bad);
+    DG_RUN(test_redact);
+#ifdef DG_TEST_KNOWN_BUGS
+    DG_RUN(test_known_bugs);
+#endif
+    DG_RUN(test_catalog);
+    DG_RUN(test_lookup);
+    DG_RUN(test_count_params);
+    DG_TEST_END();
+}
