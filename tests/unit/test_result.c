@@ -9,6 +9,7 @@
  * comparing the names with the expected ones.
  */
 #include "dgtest.h"
+#include "dgtest_fs.h"
 
 #include "core/err.h"
 #include "results/result.h"
@@ -77,29 +78,6 @@ static const char *listing(const char *dir)
     return out;
 }
 
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *de;
-            while ((de = readdir(d)) != NULL) {
-                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-                    continue;
-                char child[1024];
-                snprintf(child, sizeof child, "%s/%s", path, de->d_name);
-                remove_tree(child);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -632,6 +610,6 @@ int main(void)
 #ifdef DG_TEST_KNOWN_BUGS
     DG_RUN(test_known_bugs);
 #endif
-    remove_tree(root);
+    dgt_remove_tree(root);
     DG_TEST_END();
 }

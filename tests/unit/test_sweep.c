@@ -9,6 +9,7 @@
  * Resume tests work in a fresh mkdtemp() directory that main() removes at the end.
  */
 #include "dgtest.h"
+#include "dgtest_fs.h"
 
 #include "core/err.h"
 #include "experiment/sweep.h"
@@ -30,29 +31,6 @@ static const char *subdir(const char *name, char *buf, size_t len)
     return buf;
 }
 
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *de;
-            while ((de = readdir(d)) != NULL) {
-                if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-                    continue;
-                char child[1024];
-                snprintf(child, sizeof child, "%s/%s", path, de->d_name);
-                remove_tree(child);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
 
 /* "id value value ... rREPEAT file" for point i, for compact table comparisons. */
 static const char *describe(const dg_sweep *s, int i)
@@ -527,6 +505,6 @@ int main(void)
     DG_RUN(test_index_and_resume);
     DG_RUN(test_resume_partial_index);
     DG_RUN(test_resume_refused);
-    remove_tree(root);
+    dgt_remove_tree(root);
     DG_TEST_END();
 }
