@@ -1,6 +1,9 @@
 /*
  * backend.c - what all backends share: the registry, URL parsing and redaction, value
- * conversions and small query helpers. Nothing here knows a particular database.
+ * conversions, small query helpers, and the helpers backends use alike (option tables,
+ * password scrubbing, the monitor's reconnect). Nothing here knows a particular database.
+ *
+ * Layout: registry, URLs, values, helpers for callers, helpers for backends.
  */
 #include "backend/backend.h"
 
@@ -13,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The registry: every backend dbgauge knows, built or not. DG_HAVE_<NAME> comes from the
  * build (CMakeLists.txt adds a backend's sources only when its client library is found);
@@ -519,4 +523,156 @@ int dg_sql_count_params(const char *sql)
         }
     }
     return n;
+}
+
+/* ---- helpers for backends -------------------------------------------------------------- */
+
+const dg_backend_option *dg_backend_option_find(const dg_backend *be, const char *name)
+{
+    for (const dg_backend_option *o = be->options; o && o->name; o++)
+        if (!strcmp(o->name, name))
+            return o;
+    return NULL;
+}
+
+int dg_backend_option_enum(const dg_backend_option *opt, const char *value)
+{
+    int i = 0;
+    for (const char *p = opt->values; p && *p; i++) {
+        size_t n = strcspn(p, "|");
+        if (n == strlen(value) && !strncasecmp(p, value, n))
+            return i;
+        p += n;
+        if (*p == '|')
+            p++;
+    }
+    return -1;
+}
+
+static int bool_index(const char *value)
+{
+    static const char *const words[] = {"1", "on", "true", "yes", "0", "off", "false", "no"};
+    for (int i = 0; i < 8; i++)
+        if (!strcasecmp(value, words[i]))
+            return i;
+    return -1;
+}
+
+bool dg_backend_option_bool(const char *value)
+{
+    int i = bool_index(value);
+    return i >= 0 && i < 4;
+}
+
+int dg_backend_option_check(const dg_backend *be, const char *name, const char *value,
+                            dg_err *err)
+{
+    const dg_backend_option *o = dg_backend_option_find(be, name);
+    if (!o) {
+        if (be->other_options)
+            return 0;
+        dg_strbuf known = DG_STRBUF_INIT;
+        for (const dg_backend_option *k = be->options; k && k->name; k++)
+            dg_sb_printf(&known, "%s%s", k == be->options ? "" : ", ", k->name);
+        dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "unknown %s setting '%s' (known: %s)",
+                   be->name, name, known.len ? dg_sb_str(&known) : "none");
+        dg_sb_free(&known);
+        return DG_E_INVAL;
+    }
+    if (!strcmp(o->type, "int")) {
+        char *e;
+        errno = 0;
+        long long v = strtoll(value, &e, 10);
+        if (!*value || *e || errno || v < o->min || v > o->max)
+            return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                              "invalid value '%s' for %s setting '%s': expected an integer from "
+                              "%lld to %lld",
+                              value, be->name, name, o->min, o->max);
+    } else if (!strcmp(o->type, "bool")) {
+        if (bool_index(value) < 0)
+            return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                              "invalid value '%s' for %s setting '%s': expected 1 or 0 (on/off, "
+                              "true/false, yes/no)",
+                              value, be->name, name);
+    } else if (!strcmp(o->type, "enum")) {
+        if (dg_backend_option_enum(o, value) < 0) {
+            dg_strbuf list = DG_STRBUF_INIT;
+            for (const char *p = o->values ? o->values : ""; *p; p++)
+                if (*p == '|')
+                    dg_sb_add(&list, ", ");
+                else
+                    dg_sb_addc(&list, *p);
+            dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                       "invalid value '%s' for %s setting '%s': expected one of %s", value,
+                       be->name, name, list.len ? dg_sb_str(&list) : "");
+            dg_sb_free(&list);
+            return DG_E_INVAL;
+        }
+    } else if (o->max > 0 && strlen(value) > (size_t)o->max) { /* text */
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "%s setting '%s' is too long (at most %lld bytes)", be->name, name,
+                          o->max);
+    }
+    return 0;
+}
+
+int dg_backend_check_settings(const dg_backend *be, const dg_url *url, const dg_connopts *opts,
+                              dg_err *err)
+{
+    int rc;
+    for (int i = 0; i < url->nparams; i++)
+        if ((rc = dg_backend_option_check(be, url->params[i].name, url->params[i].value, err)))
+            return rc;
+    for (int i = 0; opts && i < opts->nsettings; i++)
+        if ((rc = dg_backend_option_check(be, opts->settings[i].name, opts->settings[i].value,
+                                          err)))
+            return rc;
+    return 0;
+}
+
+char *dg_backend_secret(const char *password, const char *user, const char *db)
+{
+    if (!password || strlen(password) < 3 || (user && !strcmp(password, user)) ||
+        (db && !strcmp(password, db)))
+        return NULL;
+    return xstrdup(password);
+}
+
+void dg_backend_scrub(dg_err *e, const char *secret)
+{
+    if (!e || !secret || !*secret)
+        return;
+    size_t n = strlen(secret);
+    char *p;
+    while ((p = strstr(e->msg, secret)) != NULL) {
+        memmove(p + 3, p + n, strlen(p + n) + 1);
+        memcpy(p, "***", 3);
+    }
+}
+
+int dg_backend_with_reconnect(dg_conn *c, bool alive, int (*reopen)(dg_conn *c, dg_err *err),
+                              int (*fn)(dg_conn *c, void *arg, dg_err *err), void *arg,
+                              dg_err *err)
+{
+    int rc;
+    if (!alive) {
+        if (c->in_tx)
+            return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003",
+                              "the connection was lost");
+        if ((rc = reopen(c, err)) != 0)
+            return rc;
+    }
+    dg_err e;
+    dg_err_clear(&e);
+    rc = fn(c, arg, &e);
+    if (rc == 0)
+        return 0;
+    if (e.cls != DG_EC_CONN_LOST || c->in_tx) {
+        if (err)
+            *err = e;
+        return rc;
+    }
+    if ((rc = reopen(c, err)) != 0)
+        return rc;
+    return fn(c, arg, err);
 }

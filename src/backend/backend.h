@@ -189,6 +189,21 @@ enum {
                                             (and so can deadlock or fail to serialize) */
 };
 
+/* ---- backend options ---------------------------------------------------------------- */
+
+/* One ?NAME=VALUE (URL) or --conn NAME=VALUE setting that a backend handles itself. Each
+ * descriptor lists its own in a table ended by an entry whose name is NULL; the one table
+ * drives validation (dg_backend_option_check), the error for an unknown name, and
+ * `dbgauge list`. */
+typedef struct dg_backend_option {
+    const char *name;
+    const char *type;   /* "int", "bool", "text", "enum" */
+    long long min, max; /* int: the accepted range; text: max = longest value in bytes
+                           (0: no limit); unused otherwise */
+    const char *values; /* enum: the accepted spellings, "a|b|c" (compared without case) */
+    const char *help;   /* one line: what it does and its default */
+} dg_backend_option;
+
 /* ---- the descriptor ------------------------------------------------------------------ */
 
 typedef struct dg_backend dg_backend;
@@ -215,6 +230,10 @@ struct dg_backend {
     const char *url_help;     /* one line: the URL forms */
     unsigned caps;            /* DG_CAP_* */
     const dg_dialect *dialect;
+    const dg_backend_option *options; /* the settings it handles itself; NULL-name-ended */
+    /* What happens to a setting not in `options`, one line (e.g. "runs as PRAGMA
+     * NAME=VALUE"); NULL: such a setting is refused */
+    const char *other_options;
 
     int (*connect)(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err);
     void (*close)(dg_conn *c);
@@ -416,5 +435,50 @@ int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int
 
 /* Counts '?' placeholders outside quotes and comments. */
 int dg_sql_count_params(const char *sql);
+
+/* ---- helpers for backends ------------------------------------------------------------ */
+
+/* The entry of be's option table named `name`; NULL when there is none. The pointer is
+ * into the static table. */
+const dg_backend_option *dg_backend_option_find(const dg_backend *be, const char *name);
+
+/* Checks one setting against be's option table: a known name must have a value of its
+ * type and range; an unknown name is accepted when the backend passes such settings on
+ * (be->other_options), else refused with a message that lists the known names. Returns 0
+ * or DG_E_INVAL (class USER; the value of a text option, which may be a password, is
+ * never quoted). */
+int dg_backend_option_check(const dg_backend *be, const char *name, const char *value,
+                            dg_err *err);
+
+/* Checks every URL parameter and every opts setting (NULL allowed) with
+ * dg_backend_option_check; 0 or the first error. */
+int dg_backend_check_settings(const dg_backend *be, const dg_url *url, const dg_connopts *opts,
+                              dg_err *err);
+
+/* A checked "bool" value: true for 1, on, true, yes (any case). */
+bool dg_backend_option_bool(const char *value);
+
+/* Index of a checked "enum" value among opt->values ("a|b|c": a = 0), -1 if absent. */
+int dg_backend_option_enum(const dg_backend_option *opt, const char *value);
+
+/* The password to keep out of messages: a copy of password (caller frees), or NULL when
+ * there is none, or it is shorter than 3 characters or equal to the user or database
+ * name (those are shown anyway: scrubbing would mangle every message that names them).
+ * Any argument may be NULL. */
+char *dg_backend_secret(const char *password, const char *user, const char *db);
+
+/* Replaces every occurrence of secret in e->msg by "***" (e or secret NULL: nothing). */
+void dg_backend_scrub(dg_err *e, const char *secret);
+
+/* Runs fn(c, arg, err) on a connection that outlives server restarts (the monitor
+ * connection: stats, server_info, table_exists). When `alive` is false, or fn fails with
+ * class CONN_LOST, reopen(c, err) replaces the session (replacing the handle only on
+ * success: a dead one keeps failing cleanly) and fn runs once more. Never inside a
+ * transaction (c->in_tx): its work died with the session, so the error stands (CONN_LOST,
+ * SQLSTATE 08003 when the session is known dead before fn ran). Returns 0 or the error
+ * of fn or reopen. Same thread rules as the connection. */
+int dg_backend_with_reconnect(dg_conn *c, bool alive, int (*reopen)(dg_conn *c, dg_err *err),
+                              int (*fn)(dg_conn *c, void *arg, dg_err *err), void *arg,
+                              dg_err *err);
 
 #endif

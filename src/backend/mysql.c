@@ -11,7 +11,8 @@
  * buffers: whatever file name a server asks for, it gets the rows being loaded), and
  * multi-statement text commands (dg_exec may run several statements; BEGIN with an
  * isolation level is one round trip). Loader sessions (bulk_session) add
- * unique_checks=0, foreign_key_checks=0.
+ * unique_checks=0, foreign_key_checks=0. The settings handled here are declared in
+ * backend_options (checked first, printed by `dbgauge list`).
  *
  * Statements: server-side prepared statements (mysql_stmt_prepare once per statement and
  * connection). Parameter values are written into per-statement buffers that stay bound;
@@ -48,7 +49,8 @@
  * Com_commit counts COMMIT statements: it equals dbgauge's committed count for workloads
  * with explicit transactions; statements in autocommit mode are not in it.
  *
- * Layout: error classification, connection, statements (parameters, results),
+ * Layout: errors (classification, fill_error, exec_sql), connection (reopen for the
+ * monitor's dg_backend_with_reconnect), statements (parameters, results),
  * transactions, bulk load, statistics and server facts, the descriptor.
  */
 #include "backend/backend.h"
@@ -61,6 +63,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+extern const dg_backend dg_backend_mysql;
 
 #define DEFAULT_CONNECT_TIMEOUT 10
 #define INFILE_CHUNK_BYTES (8u << 20)
@@ -181,22 +185,10 @@ static dg_errclass classify(unsigned no, const char *st)
     return DG_EC_FATAL;
 }
 
-static void scrub(const my_conn *c, dg_err *e)
-{
-    if (!e || !c || !c->password)
-        return;
-    size_t n = strlen(c->password);
-    char *p;
-    while ((p = strstr(e->msg, c->password)) != NULL) {
-        memmove(p + 3, p + n, strlen(p + n) + 1);
-        memcpy(p, "***", 3);
-    }
-}
-
 /* Fills err from a vendor error. `inflight`: non-NULL ("COMMIT", "statement") when the
  * command could have committed on its own (a COMMIT, or user SQL in autocommit mode): a
  * connection lost then leaves the outcome unknown (SQLSTATE 08007). Returns DG_E_DB. */
-static int set_error(my_conn *c, unsigned no, const char *st, const char *msg,
+static int fill_error(my_conn *c, unsigned no, const char *st, const char *msg,
                      const char *inflight, dg_err *err)
 {
     if (!err)
@@ -212,19 +204,19 @@ static int set_error(my_conn *c, unsigned no, const char *st, const char *msg,
     } else
         dg_err_set(err, DG_E_DB, cls, (int)no, st ? st : (cls == DG_EC_CONN_LOST ? "08S01" : NULL),
                    "%s", msg && *msg ? msg : "unknown MySQL error");
-    scrub(c, err);
+    dg_backend_scrub(err, c->password);
     return DG_E_DB;
 }
 
 static int conn_error(my_conn *c, const char *inflight, dg_err *err)
 {
-    return set_error(c, mysql_errno(c->my), mysql_sqlstate(c->my), mysql_error(c->my), inflight,
+    return fill_error(c, mysql_errno(c->my), mysql_sqlstate(c->my), mysql_error(c->my), inflight,
                      err);
 }
 
 static int stmt_error(my_conn *c, MYSQL_STMT *st, const char *inflight, dg_err *err)
 {
-    return set_error(c, mysql_stmt_errno(st), mysql_stmt_sqlstate(st), mysql_stmt_error(st),
+    return fill_error(c, mysql_stmt_errno(st), mysql_stmt_sqlstate(st), mysql_stmt_error(st),
                      inflight, err);
 }
 
@@ -235,7 +227,7 @@ static bool in_transaction(my_conn *c)
 
 /* Runs text SQL (possibly several statements), discarding result sets. `may_commit`: the
  * SQL could change data on its own (user SQL, a COMMIT). */
-static int query(my_conn *c, const char *sql, bool may_commit, dg_err *err)
+static int exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
 {
     const char *inflight = may_commit && !in_transaction(c) ? "statement" : NULL;
     if (mysql_real_query(c->my, sql, (unsigned long)strlen(sql)))
@@ -346,7 +338,7 @@ static dg_errclass classify_connect(unsigned no)
 }
 
 /* Opens a new client connection from the saved parameters into *out. */
-static int open_my(my_conn *c, MYSQL **out, dg_err *err)
+static int open_session(my_conn *c, MYSQL **out, dg_err *err)
 {
     pthread_once(&lib_once, lib_init);
     MYSQL *my = mysql_init(NULL);
@@ -368,7 +360,7 @@ static int open_my(my_conn *c, MYSQL **out, dg_err *err)
         const char *st = mysql_sqlstate(my);
         dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
                    st && strcmp(st, "00000") ? st : "08001", "%s", mysql_error(my));
-        scrub(c, err);
+        dg_backend_scrub(err, c->password);
         mysql_close(my);
         return DG_E_DB;
     }
@@ -401,7 +393,9 @@ static void my_close(dg_conn *conn)
 static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
 {
     my_conn *c = xcalloc(1, sizeof *c);
-    int rc = 0, ninit = 0;
+    int rc = dg_backend_check_settings(&dg_backend_mysql, url, opts, err), ninit = 0;
+    if (rc)
+        goto fail;
     c->host = xstrdup(url->host ? url->host : "localhost");
     c->user = url->user ? xstrdup(url->user) : NULL;
     c->pass = url->password ? xstrdup(url->password) : NULL;
@@ -416,10 +410,9 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             free(c->socket);
             c->socket = xstrdup(p->value);
         } else if (!strcmp(p->name, "connect_timeout")) {
-            c->connect_timeout = (unsigned)atoi(p->value);
+            c->connect_timeout = (unsigned)atoi(p->value); /* checked: 0..3600 */
         } else if (!strcmp(p->name, "local_infile")) {
-            c->client_infile = atoi(p->value) != 0 || !strcasecmp(p->value, "on") ||
-                               !strcasecmp(p->value, "true");
+            c->client_infile = dg_backend_option_bool(p->value);
         } else if (!strcmp(p->name, "charset")) {
             free(c->charset);
             c->charset = xstrdup(p->value);
@@ -451,10 +444,8 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         if (!fk_given)
             add_init(&c->init_cmds, &ninit, xstrdup("SET SESSION foreign_key_checks = 0"));
     }
-    if (c->pass && strlen(c->pass) >= 3 && !(c->user && !strcmp(c->pass, c->user)) &&
-        !(c->db && !strcmp(c->pass, c->db)))
-        c->password = xstrdup(c->pass);
-    if ((rc = open_my(c, &c->my, err)) != 0)
+    c->password = dg_backend_secret(c->pass, c->user, c->db);
+    if ((rc = open_session(c, &c->my, err)) != 0)
         goto fail;
     *out = &c->base;
     return 0;
@@ -463,14 +454,14 @@ fail:
     return rc;
 }
 
-/* Reopens a dead monitor connection (not inside a transaction, whose work is lost anyway);
- * statements notice the new generation and prepare themselves again. */
-static int reconnect(my_conn *c, dg_err *err)
+/* Replaces the monitor's session with a new one (dg_backend_with_reconnect calls it, never
+ * inside a transaction); statements notice the new generation and prepare themselves
+ * again. */
+static int reopen(dg_conn *conn, dg_err *err)
 {
-    if (c->base.in_tx)
-        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003", "the connection was lost");
+    my_conn *c = (my_conn *)conn;
     MYSQL *fresh = NULL;
-    int rc = open_my(c, &fresh, err);
+    int rc = open_session(c, &fresh, err);
     if (rc)
         return rc; /* keep the dead handle: calls on it fail cleanly (2006) */
     mysql_close(c->my);
@@ -860,7 +851,7 @@ static void my_reset(dg_stmt *stmt)
 
 static int my_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
-    return query((my_conn *)conn, sql, true, err);
+    return exec_sql((my_conn *)conn, sql, true, err);
 }
 
 /* ---- transactions ---------------------------------------------------------------------- */
@@ -879,7 +870,7 @@ static int my_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
-    return query((my_conn *)conn, sql[iso][tx && tx->read_only], false, err);
+    return exec_sql((my_conn *)conn, sql[iso][tx && tx->read_only], false, err);
 }
 
 static int my_commit(dg_conn *conn, dg_err *err)
@@ -951,7 +942,7 @@ static int server_limits(my_conn *c, dg_err *err)
     return 0;
 }
 
-static int bulk_send(my_bulk *b, dg_err *err)
+static int bulk_flush(my_bulk *b, dg_err *err)
 {
     my_conn *c = (my_conn *)b->base.conn;
     if (b->infile) {
@@ -964,7 +955,7 @@ static int bulk_send(my_bulk *b, dg_err *err)
                      b->table, b->cols);
         b->sent = 0;
         c->infile = b;
-        int rc = query(c, dg_sb_str(&sql), false, err);
+        int rc = exec_sql(c, dg_sb_str(&sql), false, err);
         c->infile = NULL;
         dg_sb_free(&sql);
         if (rc == 0 && mysql_warning_count(c->my) > 0) {
@@ -984,7 +975,7 @@ static int bulk_send(my_bulk *b, dg_err *err)
     }
     if (b->rows_in_insert == 0)
         return 0;
-    int rc = query(c, dg_sb_str(&b->buf), false, err);
+    int rc = exec_sql(c, dg_sb_str(&b->buf), false, err);
     b->base.bytes += b->buf.len;
     dg_sb_reset(&b->buf);
     b->rows_in_insert = 0;
@@ -998,7 +989,7 @@ static int my_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     int rc = server_limits(c, err);
     if (rc)
         return rc;
-    if ((rc = query(c, "START TRANSACTION", false, err)) != 0)
+    if ((rc = exec_sql(c, "START TRANSACTION", false, err)) != 0)
         return rc;
     my_bulk *b = xcalloc(1, sizeof *b);
     b->base.conn = conn;
@@ -1104,7 +1095,7 @@ static int my_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
         b->rows_in_insert++;
     }
     b->base.rows++;
-    return b->buf.len >= b->flush_at ? bulk_send(b, err) : 0;
+    return b->buf.len >= b->flush_at ? bulk_flush(b, err) : 0;
 }
 
 static int my_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
@@ -1113,12 +1104,12 @@ static int my_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
     my_conn *c = (my_conn *)bulk->conn;
     int rc = 0;
     if (commit) {
-        rc = bulk_send(b, err);
+        rc = bulk_flush(b, err);
         if (rc == 0)
-            rc = query(c, "COMMIT", true, err);
+            rc = exec_sql(c, "COMMIT", true, err);
     }
     if (!commit || rc)
-        query(c, "ROLLBACK", false, NULL);
+        exec_sql(c, "ROLLBACK", false, NULL);
     dg_sb_free(&b->buf);
     free(b->esc);
     free(b->cols);
@@ -1128,28 +1119,17 @@ static int my_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
 
 /* ---- statistics and server facts --------------------------------------------------------- */
 
-/* Runs fn on the monitor connection, reconnecting once when the server went away (it may
- * have been restarted during a run). */
-static int with_reconnect(my_conn *c, int (*fn)(my_conn *, void *, dg_err *), void *arg,
+/* Runs fn on the monitor connection, which reconnects after a server restart (the client
+ * library notices a dead session only when it is used: fn finds out). */
+static int with_reconnect(my_conn *c, int (*fn)(dg_conn *, void *, dg_err *), void *arg,
                           dg_err *err)
 {
-    dg_err e;
-    dg_err_clear(&e);
-    int rc = fn(c, arg, &e);
-    if (rc == 0)
-        return 0;
-    if (e.cls != DG_EC_CONN_LOST) {
-        if (err)
-            *err = e;
-        return rc;
-    }
-    if ((rc = reconnect(c, err)) != 0)
-        return rc;
-    return fn(c, arg, err);
+    return dg_backend_with_reconnect(&c->base, true, reopen, fn, arg, err);
 }
 
-static int read_stats(my_conn *c, void *arg, dg_err *err)
+static int read_stats(dg_conn *conn, void *arg, dg_err *err)
 {
+    my_conn *c = (my_conn *)conn;
     dg_dbstats *out = arg;
     MYSQL_RES *res = NULL;
     int rc = query_result(c,
@@ -1199,8 +1179,9 @@ static int my_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
     return with_reconnect((my_conn *)conn, read_stats, out, err);
 }
 
-static int read_server_info(my_conn *c, void *arg, dg_err *err)
+static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
 {
+    my_conn *c = (my_conn *)conn;
     dg_server_info *out = arg;
     memset(out, 0, sizeof *out);
     snprintf(out->version, sizeof out->version, "%s %s",
@@ -1243,8 +1224,9 @@ typedef struct exists_arg {
     bool *out;
 } exists_arg;
 
-static int read_table_exists(my_conn *c, void *arg, dg_err *err)
+static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
 {
+    my_conn *c = (my_conn *)conn;
     exists_arg *a = arg;
     char esc[512];
     size_t n = strlen(a->table);
@@ -1303,13 +1285,29 @@ static const dg_dialect mysql_dialect = {
 
 static const char *const mysql_schemes[] = {"mysql", NULL};
 
+/* The settings my_connect looks at itself; any other becomes SET SESSION (other_options). */
+static const dg_backend_option backend_options[] = {
+    {"socket", "text", 0, 0, NULL, "connect through this unix socket (the host is ignored)"},
+    {"connect_timeout", "int", 0, 3600, NULL, "seconds to reach the server (default 10)"},
+    {"charset", "text", 0, 0, NULL, "connection character set (default utf8mb4)"},
+    {"local_infile", "bool", 0, 0, NULL,
+     "0: never use LOAD DATA LOCAL for bulk loads (default 1: when the server allows it)"},
+    {"user", "text", 0, 0, NULL, "the user name (instead of the URL's)"},
+    {"password", "text", 0, 0, NULL, "the password (instead of the URL's); never shown"},
+    {"unique_checks", "bool", 0, 0, NULL, "server setting; loader connections default to 0"},
+    {"foreign_key_checks", "bool", 0, 0, NULL, "server setting; loader connections default to 0"},
+    {NULL, NULL, 0, 0, NULL, NULL},
+};
+
 const dg_backend dg_backend_mysql = {
     .name = "mysql",
     .schemes = mysql_schemes,
-    .url_help = "mysql://user:pass@host:port/db | mariadb://...  (?socket=/path, other ?k=v: "
-                "SET SESSION k = v)",
+    .url_help = "mysql://user:pass@host:port/db?k=v | mariadb://...",
     .caps = DG_CAP_CONCURRENT_WRITERS,
     .dialect = &mysql_dialect,
+    .options = backend_options,
+    .other_options = "any other name becomes SET SESSION NAME = VALUE while connecting, checked "
+                     "by the server",
     .connect = my_connect,
     .close = my_close,
     .prepare = my_prepare,

@@ -9,7 +9,8 @@
  * ...) go to libpq; any other k=v is a server setting, as are dg_connopts settings (--conn):
  * both travel in the startup packet as "-c k=v" (libpq's `options`), so they cost no round
  * trip and no server transaction, and a bad name fails the connection with the server's
- * message. Loader sessions (bulk_session) add synchronous_commit=off.
+ * message. Loader sessions (bulk_session) add synchronous_commit=off. The settings handled
+ * here are declared in backend_options (checked first, printed by `dbgauge list`).
  *
  * Statements: named server-side prepared statements (PQprepare once per statement and
  * connection, '?' rewritten to $n outside quotes and comments), run with PQexecPrepared
@@ -36,9 +37,9 @@
  * resolution unknown): the server may or may not have committed it. Messages never carry
  * the password (libpq does not put it in them; they are scrubbed anyway).
  *
- * Layout: error classification and messages, connection (keywords, reconnect for the
- * monitor), SQL rewriting, statements, transactions, bulk load (COPY), statistics and
- * server facts, the descriptor.
+ * Layout: errors (classification, fill_error, exec_sql), connection (keywords, reopen for
+ * the monitor's dg_backend_with_reconnect), SQL rewriting, statements, transactions, bulk
+ * load (COPY), statistics and server facts, the descriptor.
  */
 #include "backend/backend.h"
 
@@ -53,6 +54,8 @@
 #define COPY_FLUSH_BYTES (256 * 1024)
 #define DEALLOCATE_BATCH 32
 #define DEFAULT_CONNECT_TIMEOUT "10"
+
+extern const dg_backend dg_backend_postgres;
 
 /* Type OIDs (pg_type.dat; stable since forever) that column() converts. */
 enum {
@@ -69,7 +72,7 @@ enum {
 typedef struct pg_conn {
     dg_conn base; /* must be first */
     PGconn *pg;
-    /* What PQconnectdbParams got, kept to reconnect the monitor (see ensure_connected). */
+    /* What PQconnectdbParams got, kept to reconnect the monitor (see reopen). */
     char **keys, **vals; /* NULL-terminated, owned */
     char *password;      /* scrubbed from messages; NULL when none or public (= user name) */
     int server_version;  /* PQserverVersion, e.g. 150018 */
@@ -125,20 +128,6 @@ static dg_errclass classify(const char *st)
     return DG_EC_FATAL;
 }
 
-/* Replaces every occurrence of the password in e->msg by "***". */
-static void scrub(const pg_conn *c, dg_err *e)
-{
-    if (!e || !c || !c->password)
-        return;
-    size_t n = strlen(c->password);
-    char *p;
-    while ((p = strstr(e->msg, c->password)) != NULL) {
-        size_t tail = strlen(p + n);
-        memmove(p + 3, p + n, tail + 1);
-        memcpy(p, "***", 3);
-    }
-}
-
 /* Copies a libpq message into buf on one line: "\n\t" continuations and newlines become
  * spaces / "; ", the trailing newline goes. */
 static void one_line(const char *msg, char *buf, size_t len)
@@ -163,7 +152,7 @@ static void one_line(const char *msg, char *buf, size_t len)
  * `inflight`: non-NULL ("COMMIT", "statement") when the command could have committed on
  * its own (a COMMIT, or a statement outside a transaction block): a connection lost then
  * leaves the outcome unknown (SQLSTATE 08007). Returns DG_E_DB. */
-static int result_error(pg_conn *c, const PGresult *res, const char *inflight, dg_err *err)
+static int fill_error(pg_conn *c, const PGresult *res, const char *inflight, dg_err *err)
 {
     if (!err)
         return DG_E_DB;
@@ -195,7 +184,7 @@ static int result_error(pg_conn *c, const PGresult *res, const char *inflight, d
     } else {
         dg_err_set(err, DG_E_DB, cls, 0, st, "%s", msg);
     }
-    scrub(c, err);
+    dg_backend_scrub(err, c->password);
     return DG_E_DB;
 }
 
@@ -203,7 +192,7 @@ static int result_error(pg_conn *c, const PGresult *res, const char *inflight, d
  * receives the result when not NULL (caller PQclear()s it), else it is cleared. `may_commit`:
  * the command could change data on its own (user SQL), so outside a transaction block a
  * lost connection leaves its outcome unknown. */
-static int simple(pg_conn *c, const char *sql, bool may_commit, PGresult **out, dg_err *err)
+static int exec_sql(pg_conn *c, const char *sql, bool may_commit, PGresult **out, dg_err *err)
 {
     const char *inflight =
         may_commit && PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
@@ -221,7 +210,7 @@ static int simple(pg_conn *c, const char *sql, bool may_commit, PGresult **out, 
                           "COPY cannot run as a plain statement (the bulk loader uses it)");
     }
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
-        int rc = result_error(c, res, inflight, err);
+        int rc = fill_error(c, res, inflight, err);
         PQclear(res);
         return rc;
     }
@@ -352,7 +341,7 @@ static void ignore_notice(void *arg, const char *message)
 }
 
 /* Opens a new session from c->keys/c->vals into *out. */
-static int open_pg(pg_conn *c, PGconn **out, dg_err *err)
+static int open_session(pg_conn *c, PGconn **out, dg_err *err)
 {
     PGconn *pg = PQconnectdbParams((const char *const *)c->keys, (const char *const *)c->vals, 0);
     if (!pg)
@@ -363,7 +352,7 @@ static int open_pg(pg_conn *c, PGconn **out, dg_err *err)
         const char *st;
         dg_errclass cls = classify_connect(msg, &st);
         dg_err_set(err, DG_E_DB, cls, 0, st, "%s", msg); /* callers name the URL */
-        scrub(c, err);
+        dg_backend_scrub(err, c->password);
         PQfinish(pg);
         return DG_E_DB;
     }
@@ -373,19 +362,14 @@ static int open_pg(pg_conn *c, PGconn **out, dg_err *err)
     return 0;
 }
 
-/* The monitor connection outlives server restarts: when the session is dead (or `force`:
- * a command just failed with CONN_LOST), and no transaction was open (its work is lost
- * anyway), open a new one; statements notice the new generation and prepare themselves
- * again. On failure the old handle stays (calls on it fail cleanly). Used by
- * stats/server_info/table_exists only. */
-static int ensure_connected(pg_conn *c, bool force, dg_err *err)
+/* Replaces the monitor's session with a new one (dg_backend_with_reconnect calls it, never
+ * inside a transaction); statements notice the new generation and prepare themselves
+ * again. On failure the old handle stays (calls on it fail cleanly). */
+static int reopen(dg_conn *conn, dg_err *err)
 {
-    if (!force && PQstatus(c->pg) == CONNECTION_OK)
-        return 0;
-    if (c->base.in_tx)
-        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003", "the connection was lost");
+    pg_conn *c = (pg_conn *)conn;
     PGconn *fresh = NULL;
-    int rc = open_pg(c, &fresh, err);
+    int rc = open_session(c, &fresh, err);
     if (rc)
         return rc;
     PQfinish(c->pg);
@@ -422,7 +406,9 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     kv_list kv = {0};
     dg_strbuf options = DG_STRBUF_INIT;
     PQconninfoOption *defs = PQconndefaults();
-    int rc = 0;
+    int rc = dg_backend_check_settings(&dg_backend_postgres, url, opts, err);
+    if (rc)
+        goto fail;
 
     if (url->host)
         kv_add(&kv, "host", url->host);
@@ -492,21 +478,17 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->keys = kv.keys;
     c->vals = kv.vals;
 
-    /* The password to keep out of messages: from the URL or the environment. One that
-     * equals the user or database name is shown by those anyway; scrubbing it would
-     * mangle every message that names them. */
+    /* The password to keep out of messages: from the URL or the environment. */
     const char *pw = NULL;
     for (int i = 0; i < kv.n; i++)
         if (!strcmp(kv.keys[i], "password"))
             pw = kv.vals[i];
     if (!pw)
         pw = getenv("PGPASSWORD");
-    if (pw && strlen(pw) >= 3 && !(url->user && !strcmp(pw, url->user)) &&
-        !(url->path && !strcmp(pw, url->path)))
-        c->password = xstrdup(pw);
+    c->password = dg_backend_secret(pw, url->user, url->path);
 
     /* expand_dbname = 0 (in open_pg): a database name is a name, never a conninfo string */
-    rc = open_pg(c, &c->pg, err);
+    rc = open_session(c, &c->pg, err);
     if (rc)
         goto fail;
     PQconninfoFree(defs);
@@ -621,7 +603,7 @@ static int prepare_on_server(pg_conn *c, pg_stmt *s, dg_err *err)
 {
     PGresult *res = PQprepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL);
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-        int rc = result_error(c, res, NULL, err);
+        int rc = fill_error(c, res, NULL, err);
         PQclear(res);
         return rc;
     }
@@ -794,7 +776,7 @@ static int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         return 0;
     }
     default: {
-        int rc = result_error(c, res, inflight, err);
+        int rc = fill_error(c, res, inflight, err);
         PQclear(res);
         return rc;
     }
@@ -932,7 +914,7 @@ static void pg_reset(dg_stmt *stmt)
 
 static int pg_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
-    return simple((pg_conn *)conn, sql, true, NULL, err);
+    return exec_sql((pg_conn *)conn, sql, true, NULL, err);
 }
 
 /* ---- transactions ---------------------------------------------------------------------- */
@@ -948,7 +930,7 @@ static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
-    return simple((pg_conn *)conn, sql[iso][tx && tx->read_only], false, NULL, err);
+    return exec_sql((pg_conn *)conn, sql[iso][tx && tx->read_only], false, NULL, err);
 }
 
 static int pg_commit(dg_conn *conn, dg_err *err)
@@ -956,7 +938,7 @@ static int pg_commit(dg_conn *conn, dg_err *err)
     pg_conn *c = (pg_conn *)conn;
     PGresult *res = PQexec(c->pg, "COMMIT");
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-        int rc = result_error(c, res, "COMMIT", err);
+        int rc = fill_error(c, res, "COMMIT", err);
         PQclear(res);
         return rc;
     }
@@ -979,7 +961,7 @@ static int pg_rollback(dg_conn *conn, dg_err *err)
         return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003",
                           "cannot roll back: the connection was lost");
     default:
-        return simple(c, "ROLLBACK", false, NULL, err);
+        return exec_sql(c, "ROLLBACK", false, NULL, err);
     }
 }
 
@@ -1002,7 +984,7 @@ static int bulk_flush(pg_bulk *b, dg_err *err)
     if (b->len == 0)
         return 0;
     if (PQputCopyData(c->pg, b->buf, (int)b->len) != 1)
-        return result_error(c, NULL, NULL, err);
+        return fill_error(c, NULL, NULL, err);
     b->base.bytes += b->len;
     b->len = 0;
     return 0;
@@ -1020,7 +1002,7 @@ static int pg_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
     dg_sb_free(&sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
-        int rc = result_error(c, res, NULL, err);
+        int rc = fill_error(c, res, NULL, err);
         PQclear(res);
         return rc;
     }
@@ -1098,11 +1080,11 @@ static int pg_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
     int rc = commit ? bulk_flush(b, err) : 0;
     bool ok = commit && rc == 0;
     if (PQputCopyEnd(c->pg, ok ? NULL : "load abandoned by dbgauge") != 1 && rc == 0 && ok)
-        rc = result_error(c, NULL, NULL, err);
+        rc = fill_error(c, NULL, NULL, err);
     PGresult *res;
     while ((res = PQgetResult(c->pg)) != NULL) {
         if (PQresultStatus(res) != PGRES_COMMAND_OK && rc == 0 && ok)
-            rc = result_error(c, res, NULL, err);
+            rc = fill_error(c, res, NULL, err);
         PQclear(res);
     }
     free(b->buf);
@@ -1120,31 +1102,17 @@ static int64_t field_int(const PGresult *r, int col)
     return parse_int(PQgetvalue(r, 0, col), &v) ? v : -1;
 }
 
-/* Runs fn on the monitor connection; when the server went away since the last call (a
- * restart during a run), connects again and tries once more. */
-static int with_reconnect(pg_conn *c, int (*fn)(pg_conn *, void *, dg_err *), void *arg,
+/* Runs fn on the monitor connection, which reconnects after a server restart. */
+static int with_reconnect(pg_conn *c, int (*fn)(dg_conn *, void *, dg_err *), void *arg,
                           dg_err *err)
 {
-    int rc = ensure_connected(c, false, err);
-    if (rc)
-        return rc;
-    dg_err e;
-    dg_err_clear(&e);
-    rc = fn(c, arg, &e);
-    if (rc == 0)
-        return 0;
-    if (e.cls != DG_EC_CONN_LOST || c->base.in_tx) {
-        if (err)
-            *err = e;
-        return rc;
-    }
-    if ((rc = ensure_connected(c, true, err)) != 0)
-        return rc;
-    return fn(c, arg, err);
+    return dg_backend_with_reconnect(&c->base, PQstatus(c->pg) == CONNECTION_OK, reopen, fn,
+                                     arg, err);
 }
 
-static int read_stats(pg_conn *c, void *arg, dg_err *err)
+static int read_stats(dg_conn *conn, void *arg, dg_err *err)
 {
+    pg_conn *c = (pg_conn *)conn;
     dg_dbstats *out = arg;
     int rc;
     /* Counters of other sessions reach the shared statistics at most a second late (and at
@@ -1165,7 +1133,7 @@ static int read_stats(pg_conn *c, void *arg, dg_err *err)
              "FROM pg_stat_database WHERE datname = current_database()",
              writes);
     PGresult *r = NULL;
-    rc = simple(c, sql, false, &r, err);
+    rc = exec_sql(c, sql, false, &r, err);
     if (rc)
         return rc;
     if (PQntuples(r) != 1) {
@@ -1187,12 +1155,13 @@ static int pg_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
     return with_reconnect((pg_conn *)conn, read_stats, out, err);
 }
 
-static int read_server_info(pg_conn *c, void *arg, dg_err *err)
+static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
 {
+    pg_conn *c = (pg_conn *)conn;
     dg_server_info *out = arg;
     memset(out, 0, sizeof *out);
     PGresult *r = NULL;
-    int rc = simple(c,
+    int rc = exec_sql(c,
                     "SELECT 'version', version() UNION ALL "
                     "(SELECT name, current_setting(name) FROM pg_settings WHERE name IN "
                     "('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', "
@@ -1234,8 +1203,9 @@ typedef struct exists_arg {
     bool *out;
 } exists_arg;
 
-static int read_table_exists(pg_conn *c, void *arg, dg_err *err)
+static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
 {
+    pg_conn *c = (pg_conn *)conn;
     exists_arg *a = arg;
     const char *table = a->table;
     int rc;
@@ -1252,7 +1222,7 @@ static int read_table_exists(pg_conn *c, void *arg, dg_err *err)
                                "AND c.relname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')",
                                1, NULL, vals, NULL, NULL, 0);
     if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = result_error(c, r, NULL, err);
+        rc = fill_error(c, r, NULL, err);
         PQclear(r);
         return rc;
     }
@@ -1298,13 +1268,30 @@ static const dg_dialect postgres_dialect = {
 
 static const char *const postgres_schemes[] = {"postgres", NULL};
 
+/* The settings pg_connect looks at itself; the rest pass through (other_options). */
+static const dg_backend_option backend_options[] = {
+    {"options", "text", 0, 0, NULL,
+     "server options for the session (\"-c NAME=VALUE ...\"); replaces PGOPTIONS"},
+    {"connect_timeout", "int", 0, 3600, NULL,
+     "seconds to reach the server (default 10, or PGCONNECT_TIMEOUT; 0 waits forever)"},
+    {"client_encoding", "text", 0, 0, NULL, "client character set (default UTF8, or PGCLIENTENCODING)"},
+    {"application_name", "text", 0, 0, NULL, "shown in pg_stat_activity (default dbgauge)"},
+    {"synchronous_commit", "text", 0, 0, NULL,
+     "server setting; loader connections default to off"},
+    {"password", "text", 0, 0, NULL, "the password (instead of the URL's; else PGPASSWORD); never shown"},
+    {NULL, NULL, 0, 0, NULL, NULL},
+};
+
 const dg_backend dg_backend_postgres = {
     .name = "postgres",
     .schemes = postgres_schemes,
-    .url_help = "postgres://user:pass@host:port/db?k=v  (libpq keywords, else server settings; "
-                "PG* variables fill absent parts)",
+    .url_help = "postgres://user:pass@host:port/db?k=v | postgresql:// | pg://  (PG* variables "
+                "fill absent parts)",
     .caps = DG_CAP_CONCURRENT_WRITERS,
     .dialect = &postgres_dialect,
+    .options = backend_options,
+    .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "
+                     "a server setting sent at start-up (-c NAME=VALUE), checked by the server",
     .connect = pg_connect,
     .close = pg_close,
     .prepare = pg_prepare,

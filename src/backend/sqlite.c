@@ -2,13 +2,15 @@
  * sqlite.c - the embedded SQLite backend (the default: no server needed).
  *
  * URL: sqlite:PATH, sqlite::memory:, with ?NAME=VALUE parameters that become PRAGMAs
- * (cache_size, synchronous, mmap_size, locking_mode, ...) except busy_timeout (ms).
+ * (cache_size, synchronous, mmap_size, locking_mode, ...) except busy_timeout (ms); the
+ * ones treated specially are in backend_options, which checks their values first.
  * Defaults: WAL journal (set on file databases), busy timeout 30 s, multi-thread mode
  * (one connection per thread, no per-call mutex).
  *
- * Layout: error classification, connection (open + settings), statements, transactions
- * (BEGIN/COMMIT/ROLLBACK kept prepared per connection), bulk load (one prepared INSERT in
- * large transactions), statistics and server facts, the descriptor.
+ * Layout: errors (classification, fill_error, exec_sql), connection (open + settings),
+ * statements, transactions (BEGIN/COMMIT/ROLLBACK kept prepared per connection), bulk
+ * load (one prepared INSERT in large transactions), statistics and server facts, the
+ * descriptor.
  */
 #include "backend/backend.h"
 
@@ -19,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+extern const dg_backend dg_backend_sqlite;
 
 #define DEFAULT_BUSY_TIMEOUT_MS 30000
 #define BULK_COMMIT_ROWS 50000
@@ -89,36 +93,28 @@ static dg_errclass classify(int rc)
     }
 }
 
-/* Copies the connection's current error. Returns DG_E_DB. */
-static int sl_error(sqlite3 *db, int rc, dg_err *err, const char *what)
+/* Fills err (NULL allowed) from the connection's current error after result code rc: the
+ * message, the extended result code and the class. No connection is ever lost here, so
+ * no outcome is unknown. Returns DG_E_DB. */
+static int fill_error(sl_conn *c, int rc, dg_err *err)
 {
-    int ext = db ? sqlite3_extended_errcode(db) : rc;
+    int ext = c->db ? sqlite3_extended_errcode(c->db) : rc;
     if ((ext & 0xff) != (rc & 0xff))
         ext = rc;
-    const char *msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    const char *msg = c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc);
     /* SQLite leaves no SQLSTATE; name the result code instead (shown in brackets). */
-    if (what)
-        dg_err_set(err, DG_E_DB, classify(ext), ext, NULL, "%s: %s (%s)", what, msg, rc_name(ext));
-    else
-        dg_err_set(err, DG_E_DB, classify(ext), ext, NULL, "%s (%s)", msg, rc_name(ext));
+    dg_err_set(err, DG_E_DB, classify(ext), ext, NULL, "%s (%s)", msg, rc_name(ext));
     return DG_E_DB;
 }
 
-/* ---- connection ------------------------------------------------------------------------- */
-
+/* Runs SQL text (no parameters), discarding any rows. */
 static int exec_sql(sl_conn *c, const char *sql, dg_err *err)
 {
-    char *msg = NULL;
-    int rc = sqlite3_exec(c->db, sql, NULL, NULL, &msg);
-    if (rc != SQLITE_OK) {
-        dg_err_set(err, DG_E_DB, classify(sqlite3_extended_errcode(c->db)),
-                   sqlite3_extended_errcode(c->db), NULL, "%s (%s)", msg ? msg : sqlite3_errstr(rc),
-                   rc_name(rc));
-        sqlite3_free(msg);
-        return DG_E_DB;
-    }
-    return 0;
+    int rc = sqlite3_exec(c->db, sql, NULL, NULL, NULL);
+    return rc == SQLITE_OK ? 0 : fill_error(c, rc, err);
 }
+
+/* ---- connection ------------------------------------------------------------------------- */
 
 /* A PRAGMA from a URL parameter or --conn setting; busy_timeout is the C API call. */
 static int apply_setting(sl_conn *c, const char *name, const char *value, dg_err *err)
@@ -147,7 +143,7 @@ static int prep(sl_conn *c, const char *sql, sqlite3_stmt **out, dg_err *err)
 {
     int rc = sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, out, NULL);
     if (rc != SQLITE_OK)
-        return sl_error(c->db, rc, err, NULL);
+        return fill_error(c, rc, err);
     return 0;
 }
 
@@ -179,11 +175,14 @@ static int sl_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
 {
     if (!url->path || !*url->path)
         return dg_err_fail(err, DG_E_INVAL, "sqlite URL needs a file path: sqlite:PATH");
+    int rc = dg_backend_check_settings(&dg_backend_sqlite, url, opts, err);
+    if (rc)
+        return rc;
     sl_conn *c = xcalloc(1, sizeof *c);
     c->path = xstrdup(url->path);
     bool memory = !strcmp(url->path, ":memory:");
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-    int rc = sqlite3_open_v2(url->path, &c->db, flags, NULL);
+    rc = sqlite3_open_v2(url->path, &c->db, flags, NULL);
     if (rc != SQLITE_OK) {
         dg_err_set(err, DG_E_DB, DG_EC_FATAL, rc, NULL, "cannot open SQLite database '%s': %s",
                    url->path, c->db ? sqlite3_errmsg(c->db) : sqlite3_errstr(rc));
@@ -232,7 +231,7 @@ static int sl_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err
     const char *tail = NULL;
     int rc = sqlite3_prepare_v3(c->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, &tail);
     if (rc != SQLITE_OK)
-        return sl_error(c->db, rc, err, NULL);
+        return fill_error(c, rc, err);
     if (!st)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "empty SQL statement");
     while (tail && (*tail == ' ' || *tail == '\n' || *tail == '\t' || *tail == '\r' || *tail == ';'))
@@ -291,8 +290,11 @@ static int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
                           "statement takes %d parameters, %d given", s->base.nparams, n);
     for (int i = 0; i < n; i++) {
         int rc = bind_value(s->st, i + 1, &params[i]);
-        if (rc != SQLITE_OK)
-            return sl_error(c->db, rc, err, "binding parameter");
+        if (rc != SQLITE_OK) {
+            fill_error(c, rc, err);
+            dg_err_prefix(err, "binding parameter");
+            return DG_E_DB;
+        }
     }
     int rc = sqlite3_step(s->st);
     if (rc == SQLITE_ROW) {
@@ -302,7 +304,7 @@ static int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     s->pending = 0;
     if (rc == SQLITE_DONE)
         return 0;
-    int r = sl_error(c->db, rc, err, NULL);
+    int r = fill_error(c, rc, err);
     sqlite3_reset(s->st);
     return r;
 }
@@ -322,7 +324,7 @@ static int sl_fetch(dg_stmt *stmt, dg_err *err)
     s->pending = 0;
     if (rc == SQLITE_DONE)
         return 0;
-    int r = sl_error(((sl_conn *)stmt->conn)->db, rc, err, NULL);
+    int r = fill_error((sl_conn *)stmt->conn, rc, err);
     sqlite3_reset(s->st);
     return r;
 }
@@ -383,7 +385,7 @@ static int step_tx(sl_conn *c, sqlite3_stmt *st, dg_err *err)
     int rc = sqlite3_step(st);
     sqlite3_reset(st);
     if (rc != SQLITE_DONE)
-        return sl_error(c->db, rc, err, NULL);
+        return fill_error(c, rc, err);
     return 0;
 }
 
@@ -446,14 +448,20 @@ static int sl_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
     sl_conn *c = (sl_conn *)bulk->conn;
     for (int i = 0; i < b->ncols; i++) {
         int rc = bind_value(b->ins, i + 1, &vals[i]);
-        if (rc != SQLITE_OK)
-            return sl_error(c->db, rc, err, "bulk load");
+        if (rc != SQLITE_OK) {
+            fill_error(c, rc, err);
+            dg_err_prefix(err, "bulk load");
+            return DG_E_DB;
+        }
         b->base.bytes += dg_value_bytes(&vals[i]);
     }
     int rc = sqlite3_step(b->ins);
     sqlite3_reset(b->ins);
-    if (rc != SQLITE_DONE)
-        return sl_error(c->db, rc, err, "bulk load");
+    if (rc != SQLITE_DONE) {
+        fill_error(c, rc, err);
+        dg_err_prefix(err, "bulk load");
+        return DG_E_DB;
+    }
     b->base.rows++;
     /* Commit in slices so the WAL stays bounded and checkpoints can run. */
     if (++b->in_tx_rows >= BULK_COMMIT_ROWS) {
@@ -559,12 +567,12 @@ static int sl_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *
     int rc = sqlite3_prepare_v2(c->db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
                                 -1, &st, NULL);
     if (rc != SQLITE_OK)
-        return sl_error(c->db, rc, err, NULL);
+        return fill_error(c, rc, err);
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-        return sl_error(c->db, rc, err, NULL);
+        return fill_error(c, rc, err);
     *out = rc == SQLITE_ROW;
     return 0;
 }
@@ -598,12 +606,25 @@ static const dg_dialect sqlite_dialect = {
 
 static const char *const sqlite_schemes[] = {"sqlite", NULL};
 
+/* The settings sl_connect treats specially; any other runs as a PRAGMA (other_options). */
+static const dg_backend_option backend_options[] = {
+    {"busy_timeout", "int", 0, 2147483647, NULL,
+     "ms to wait for a lock another connection holds (default 30000; not a PRAGMA)"},
+    {"journal_mode", "enum", 0, 0, "delete|truncate|persist|memory|wal|off",
+     "PRAGMA journal_mode (default wal for a database file)"},
+    {"synchronous", "enum", 0, 0, "off|normal|full|extra|0|1|2|3",
+     "PRAGMA synchronous (SQLite's default; loader connections: off)"},
+    {NULL, NULL, 0, 0, NULL, NULL},
+};
+
 const dg_backend dg_backend_sqlite = {
     .name = "sqlite",
     .schemes = sqlite_schemes,
-    .url_help = "sqlite:PATH | sqlite::memory:  (?pragma=value ..., ?busy_timeout=ms)",
+    .url_help = "sqlite:PATH | sqlite::memory:",
     .caps = DG_CAP_CONN_CACHE_STATS | DG_CAP_EMBEDDED,
     .dialect = &sqlite_dialect,
+    .options = backend_options,
+    .other_options = "any other name runs as PRAGMA NAME=VALUE",
     .connect = sl_connect,
     .close = sl_close,
     .prepare = sl_prepare,

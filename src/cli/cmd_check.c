@@ -78,5 +78,29 @@ int dg_cmd_list(dg_options *o)
         else
             printf("  %-10s (not built: install %s and rebuild)\n", cat[i].name, cat[i].package);
     }
+    /* each built backend's own settings, from its option table */
+    for (size_t i = 0; i < n; i++) {
+        const dg_backend *be = cat[i].be;
+        if (!be)
+            continue;
+        printf("\n%s settings (?NAME=VALUE in the URL, or --conn NAME=VALUE):\n", be->name);
+        for (const dg_backend_option *opt = be->options; opt && opt->name; opt++) {
+            char type[160];
+            if (!strcmp(opt->type, "int"))
+                snprintf(type, sizeof type, "int %lld..%lld", opt->min, opt->max);
+            else if (!strcmp(opt->type, "enum"))
+                snprintf(type, sizeof type, "%s", opt->values);
+            else if (!strcmp(opt->type, "text") && opt->max > 0)
+                snprintf(type, sizeof type, "text, <= %lld bytes", opt->max);
+            else
+                snprintf(type, sizeof type, "%s", opt->type);
+            if (strlen(type) > 24)
+                printf("  %-18s %s\n  %-18s %-24s %s\n", opt->name, type, "", "", opt->help);
+            else
+                printf("  %-18s %-24s %s\n", opt->name, type, opt->help);
+        }
+        printf("  %-18s %s\n", "other names",
+               be->other_options ? be->other_options : "refused");
+    }
     return 0;
 }

@@ -8,7 +8,9 @@
  * redaction, typed parameters and NULLs round-tripping, transactions, snapshot reads,
  * result reading (partial fetch and reset, long values), bulk load, statistics, server
  * facts, and error classes provoked for real (bad SQL, unique violation, a deadlock and a
- * serialization failure between two connections where the database has them).
+ * serialization failure between two connections where the database has them); the
+ * backend's option table (every entry well-formed and enforced when connecting) and the
+ * helpers backends share (password scrubbing, the monitor's reconnect policy).
  * Tables are named dgc_* and dropped before and after.
  */
 #include "backend/backend.h"
@@ -19,6 +21,8 @@
 #include "dgtest.h"
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *url;
@@ -93,6 +97,118 @@ static void test_url_redaction(void)
     char *r = dg_url_redact("postgres://bob:s3cret@h:5432/db?password=s3cret");
     DG_CHECK(strstr(r, "s3cret") == NULL);
     free(r);
+    dg_conn_close(c);
+}
+
+/* The backend's option table: well-formed, its checks enforced by dg_connect, unknown names
+ * refused (with the list of known ones) unless the backend passes them on. */
+static void test_options(void)
+{
+    dg_url u;
+    dg_err e;
+    if (dg_url_parse(url, &u, &e) != 0) {
+        DG_CHECK(false);
+        return;
+    }
+    const dg_backend *be = dg_backend_for_scheme(u.scheme);
+    dg_url_free(&u);
+    DG_CHECK(be != NULL && be->options != NULL);
+    if (!be || !be->options)
+        return;
+    for (const dg_backend_option *o = be->options; o->name; o++) {
+        DG_CHECK(o->help && *o->help);
+        DG_CHECK(dg_backend_option_find(be, o->name) == o);
+        if (!strcmp(o->type, "int")) {
+            char v[32];
+            DG_CHECK(o->min <= o->max);
+            snprintf(v, sizeof v, "%lld", o->min);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, v, NULL), 0);
+            snprintf(v, sizeof v, "%lld", o->max + 1);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, v, &e), DG_E_INVAL);
+            DG_CHECK(strstr(e.msg, "expected an integer") != NULL);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, "12abc", NULL), DG_E_INVAL);
+        } else if (!strcmp(o->type, "bool")) {
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, "on", NULL), 0);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, "0", NULL), 0);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, "maybe", NULL), DG_E_INVAL);
+        } else if (!strcmp(o->type, "enum")) {
+            DG_CHECK(o->values && *o->values);
+            char first[64];
+            snprintf(first, sizeof first, "%.*s", (int)strcspn(o->values, "|"), o->values);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, first, NULL), 0);
+            DG_CHECK_INT(dg_backend_option_enum(o, first), 0);
+            DG_CHECK_INT(dg_backend_option_check(be, o->name, "dgc-none", &e), DG_E_INVAL);
+            DG_CHECK(strstr(e.msg, first) != NULL);
+        } else {
+            DG_CHECK_STR(o->type, "text");
+            if (o->max > 0) {
+                char *v = calloc(1, (size_t)o->max + 2);
+                memset(v, 'x', (size_t)o->max + 1);
+                DG_CHECK_INT(dg_backend_option_check(be, o->name, v, &e), DG_E_INVAL);
+                DG_CHECK(strstr(e.msg, v) == NULL); /* a text value (a password?) never shows */
+                free(v);
+            }
+        }
+    }
+    int rc = dg_backend_option_check(be, "dgc_no_such_setting", "1", &e);
+    if (be->other_options) {
+        DG_CHECK_INT(rc, 0);
+    } else {
+        DG_CHECK_INT(rc, DG_E_INVAL);
+        DG_CHECK(e.cls == DG_EC_USER);
+        for (const dg_backend_option *o = be->options; o->name; o++)
+            DG_CHECK(strstr(e.msg, o->name) != NULL);
+    }
+    /* dg_connect enforces the table: the first option with a value that cannot be valid */
+    for (const dg_backend_option *o = be->options; o->name; o++) {
+        if (!strcmp(o->type, "text"))
+            continue;
+        dg_setting bad = {o->name, "dgc-not-a-value"};
+        dg_connopts opts = {.settings = &bad, .nsettings = 1};
+        dg_conn *c = NULL;
+        DG_CHECK_INT(dg_connect(url, &opts, &c, &e), DG_E_INVAL);
+        DG_CHECK(c == NULL && e.cls == DG_EC_USER && strstr(e.msg, o->name) != NULL);
+        break;
+    }
+}
+
+static int stub_calls, stub_reopens;
+static int stub_lost(dg_conn *c, void *arg, dg_err *err)
+{
+    stub_calls++;
+    return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08006", "server closed the connection");
+}
+static int stub_reopen(dg_conn *c, dg_err *err)
+{
+    stub_reopens++;
+    return 0;
+}
+
+/* What the backends share: the password never survives in a message, and the monitor
+ * reconnects after a lost connection but never inside a transaction. */
+static void test_shared_helpers(void)
+{
+    dg_err e = DG_ERR_INIT;
+    char *secret = dg_backend_secret("Pw0rdX", "bob", "db");
+    snprintf(e.msg, sizeof e.msg, "login failed (password Pw0rdX, again Pw0rdX)");
+    dg_backend_scrub(&e, secret);
+    DG_CHECK_STR(e.msg, "login failed (password ***, again ***)");
+    free(secret);
+    DG_CHECK(dg_backend_secret("bob", "bob", "db") == NULL); /* the user name is public */
+    DG_CHECK(dg_backend_secret("ab", NULL, NULL) == NULL);
+
+    dg_conn *c = connect_or_die();
+    stub_calls = stub_reopens = 0;
+    DG_CHECK_INT(dg_backend_with_reconnect(c, true, stub_reopen, stub_lost, NULL, &e), DG_E_DB);
+    DG_CHECK_INT(stub_calls, 2); /* tried, reopened, tried again */
+    DG_CHECK_INT(stub_reopens, 1);
+    c->in_tx = true;
+    stub_calls = stub_reopens = 0;
+    DG_CHECK_INT(dg_backend_with_reconnect(c, true, stub_reopen, stub_lost, NULL, &e), DG_E_DB);
+    DG_CHECK(stub_calls == 1 && stub_reopens == 0 && e.cls == DG_EC_CONN_LOST);
+    DG_CHECK_INT(dg_backend_with_reconnect(c, false, stub_reopen, stub_lost, NULL, &e), DG_E_DB);
+    DG_CHECK(stub_calls == 1 && stub_reopens == 0 && !strcmp(e.sqlstate, "08003"));
+    c->in_tx = false;
     dg_conn_close(c);
 }
 
@@ -517,6 +633,8 @@ int main(int argc, char **argv)
     }
     url = argv[1];
     RUN_IF(test_url_redaction);
+    RUN_IF(test_options);
+    RUN_IF(test_shared_helpers);
     RUN_IF(test_types_roundtrip);
     RUN_IF(test_transactions);
     RUN_IF(test_errors);
