@@ -1,8 +1,9 @@
 /*
  * result.h - the result file: one JSON document per run (DESIGN.md §6).
  *
- * The in-memory model is the JSON tree itself (jansson json_t), built by the run and load
- * commands with the helpers below and read back by report/compare. Keeping the file's own
+ * The in-memory model is the JSON tree itself (jansson json_t), built from its parts
+ * (results/doc.h, the one place that names the fields) by the session and read back by
+ * report/compare with the getters below. Keeping the file's own
  * structure as the model means a field added by a newer dbgauge survives a read and
  * reports can only ever show what a file really contains.
  *

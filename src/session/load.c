@@ -10,7 +10,7 @@
 #include "core/clock.h"
 #include "core/units.h"
 #include "core/xalloc.h"
-#include "results/result.h"
+#include "results/doc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -126,24 +126,24 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     double grown = before.db_size_bytes >= 0 && after.db_size_bytes >= 0
                        ? (double)(after.db_size_bytes - before.db_size_bytes)
                        : (double)sent;
-    json_t *load = json_object();
-    json_object_set_new(load, "workload", json_string(wl->name));
-    json_object_set_new(load, "scale", json_integer(wl->scale));
-    json_object_set_new(load, "jobs", json_integer(ld.jobs));
-    json_object_set_new(load, "seed", json_integer((json_int_t)cfg->seed));
-    json_object_set_new(load, "bytes", json_integer((json_int_t)grown));
-    json_object_set_new(load, "data_bytes_sent", json_integer((json_int_t)sent));
-    json_object_set_new(load, "db_size_bytes", json_integer(after.db_size_bytes));
-    json_object_set_new(load, "seconds", dg_json_real(secs));
-    json_object_set_new(load, "mb_per_s", dg_json_real(secs > 0 ? grown / 1e6 / secs : NAN));
-    json_t *steps = json_array();
-    for (int i = 0; i < ld.nsteps; i++) {
-        const dg_load_step *s = &ld.steps[i];
-        json_array_append_new(steps, json_pack("{s:s, s:s, s:o, s:I, s:I}", "name", s->name, "kind",
-                                               s->kind, "seconds", dg_json_real(s->seconds), "rows",
-                                               (json_int_t)s->rows, "bytes", (json_int_t)s->bytes));
-    }
-    json_object_set_new(load, "steps", steps);
+    dg_doc_step *steps = xcalloc((size_t)ld.nsteps + 1, sizeof *steps);
+    for (int i = 0; i < ld.nsteps; i++)
+        steps[i] = (dg_doc_step){ld.steps[i].name, ld.steps[i].kind, ld.steps[i].seconds,
+                                 ld.steps[i].rows, ld.steps[i].bytes};
+    dg_doc_load dl = {
+        .workload = wl->name,
+        .scale = wl->scale,
+        .jobs = ld.jobs,
+        .seed = cfg->seed,
+        .bytes = grown,
+        .data_bytes_sent = sent,
+        .db_size_bytes = after.db_size_bytes,
+        .seconds = secs,
+        .nsteps = ld.nsteps,
+        .steps = steps,
+    };
+    json_t *load = dg_doc_load_json(&dl);
+    free(steps);
     if (cfg->ui && cfg->ui->load_done)
         cfg->ui->load_done(cfg->ui->arg, load);
     if (load_out)

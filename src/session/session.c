@@ -9,16 +9,20 @@
  * (DG_CAP_CONN_CACHE_STATS). Servers publish counters late, so an interval whose
  * transactions left no trace in them gets null and is counted for the note in "monitor".
  *
- * Layout: interval collection, document parts (phase totals, transactions, host, server),
- * warnings and notes, the session.
+ * The document's fields are named in results/doc.c; this file gathers the figures.
+ *
+ * Layout: interval collection, document parts (transactions, host, run, monitor),
+ * warnings, the session.
  */
 #include "session/session.h"
 
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/xalloc.h"
 #include "monitor/host.h"
 #include "monitor/sysstat.h"
+#include "results/doc.h"
 #include "results/result.h"
 #include "runner/runner.h"
 
@@ -96,52 +100,42 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
                              double t_s, const dg_sysdelta *sd, const dg_dbstats *db,
                              double hit_pct, double misses)
 {
-    double secs = (double)iv->dur_ns / DG_NS_PER_S;
-    double tps = secs > 0 ? (double)iv->all->count / secs : 0;
-    json_t *j = json_object();
-    json_object_set_new(j, "t_s", dg_json_real(round(t_s * 1000) / 1000));
-    json_object_set_new(j, "dur_s", dg_json_real(secs));
-    json_object_set_new(j, "transactions", json_integer((json_int_t)iv->all->count));
-    json_object_set_new(j, "tps", dg_json_real(tps));
-    json_object_set_new(j, "errors", json_integer((json_int_t)iv->all->errors));
-    json_object_set_new(j, "retries", json_integer((json_int_t)iv->all->retries));
-    json_object_set_new(j, "rollbacks", json_integer((json_int_t)iv->all->rollbacks));
     const dg_hist *lat = &iv->all->lat;
-    json_object_set_new(
-        j, "latency_ms",
-        iv->all->count
-            ? json_pack("{s:o, s:o, s:o, s:o, s:o}", "p50",
-                        dg_json_real((double)dg_hist_percentile(lat, 50) / 1e6), "p95",
-                        dg_json_real((double)dg_hist_percentile(lat, 95) / 1e6), "p99",
-                        dg_json_real((double)dg_hist_percentile(lat, 99) / 1e6), "avg",
-                        dg_json_real(dg_hist_mean(lat) / 1e6), "max",
-                        dg_json_real((double)lat->max_ns / 1e6))
-            : json_pack("{s:n, s:n, s:n, s:n, s:n}", "p50", "p95", "p99", "avg", "max"));
-    json_t *txc = json_object();
-    for (int i = 0; i < iv->ntx; i++)
-        json_object_set_new(txc, cfg->wl->tx[i].name, json_integer((json_int_t)iv->tx[i].count));
-    json_object_set_new(j, "tx", txc);
-    json_object_set_new(j, "cpu_pct", dg_json_real(sd->cpu_pct));
-    json_object_set_new(j, "cpu_user_pct", dg_json_real(sd->user_pct));
-    json_object_set_new(j, "cpu_sys_pct", dg_json_real(sd->sys_pct));
-    json_object_set_new(j, "cpu_iowait_pct", dg_json_real(sd->iowait_pct));
-    json_object_set_new(j, "self_cpu_pct", dg_json_real(sd->self_cpu_pct));
-    json_object_set_new(j, "disk_reads", dg_json_real(sd->disk_reads));
-    json_object_set_new(j, "disk_writes", dg_json_real(sd->disk_writes));
-    json_object_set_new(j, "disk_read_bytes", dg_json_real(sd->read_bytes));
-    json_object_set_new(j, "disk_write_bytes", dg_json_real(sd->write_bytes));
-    json_object_set_new(j, "iops", dg_json_real(sd->iops));
-    json_object_set_new(j, "cache_hit_pct", dg_json_real(hit_pct));
-    json_object_set_new(j, "physical_reads_per_tx",
-                        dg_json_real(iv->all->count ? misses / (double)iv->all->count : NAN));
-    json_object_set_new(j, "db_size_bytes",
-                        db->db_size_bytes >= 0 ? json_integer(db->db_size_bytes) : json_null());
-    json_object_set_new(j, "reconnects", json_integer((json_int_t)iv->reconnects));
-    json_object_set_new(j, "downtime_s", dg_json_real((double)iv->downtime_ns / DG_NS_PER_S));
-    json_object_set_new(j, "active_terminals", json_integer(iv->active_terminals));
-    if (cfg->rate_tps > 0)
-        json_object_set_new(j, "schedule_lag_ms_p99",
-                            dg_json_real((double)dg_hist_percentile(iv->lag, 99) / 1e6));
+    bool any = iv->all->count > 0;
+    int ntx = iv->ntx;
+    uint64_t *counts = xcalloc((size_t)ntx + 1, sizeof *counts);
+    const char **names = xcalloc((size_t)ntx + 1, sizeof *names);
+    for (int i = 0; i < ntx; i++) {
+        names[i] = cfg->wl->tx[i].name;
+        counts[i] = iv->tx[i].count;
+    }
+    dg_doc_interval d = {
+        .t_s = t_s,
+        .dur_s = (double)iv->dur_ns / DG_NS_PER_S,
+        .transactions = iv->all->count,
+        .errors = iv->all->errors,
+        .retries = iv->all->retries,
+        .rollbacks = iv->all->rollbacks,
+        .p50_ms = any ? (double)dg_hist_percentile(lat, 50) / 1e6 : NAN,
+        .p95_ms = any ? (double)dg_hist_percentile(lat, 95) / 1e6 : NAN,
+        .p99_ms = any ? (double)dg_hist_percentile(lat, 99) / 1e6 : NAN,
+        .avg_ms = any ? dg_hist_mean(lat) / 1e6 : NAN,
+        .max_ms = any ? (double)lat->max_ns / 1e6 : NAN,
+        .ntx = ntx,
+        .tx_names = names,
+        .tx_counts = counts,
+        .sys = *sd,
+        .cache_hit_pct = hit_pct,
+        .physical_reads = misses,
+        .db_size_bytes = db->db_size_bytes,
+        .reconnects = iv->reconnects,
+        .downtime_s = (double)iv->downtime_ns / DG_NS_PER_S,
+        .active_terminals = iv->active_terminals,
+        .lag_p99_ms = cfg->rate_tps > 0 ? (double)dg_hist_percentile(iv->lag, 99) / 1e6 : NAN,
+    };
+    json_t *j = dg_doc_interval_json(&d);
+    free(counts);
+    free(names);
     return j;
 }
 
@@ -187,41 +181,11 @@ static void on_interval(void *arg, const dg_interval_report *iv)
 
 /* ---- document parts ------------------------------------------------------------------------ */
 
-static json_t *phase_totals(const dg_run_stats *st, int phase)
-{
-    double secs = (double)st->phase_ns[phase] / DG_NS_PER_S;
-    const dg_txstats *a = &st->all[phase];
-    return json_pack("{s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "transactions", (json_int_t)a->count,
-                     "tps", dg_json_real(secs > 0 ? (double)a->count / secs : NAN), "errors",
-                     (json_int_t)a->errors, "retries", (json_int_t)a->retries, "retried",
-                     (json_int_t)a->retried, "rollbacks", (json_int_t)a->rollbacks,
-                     "unknown_outcome", (json_int_t)a->unknown, "duration_s", dg_json_real(secs));
-}
-
 static json_t *tx_array(const dg_run_stats *st, const dg_workload *wl, int phase, bool hist)
 {
     json_t *arr = json_array();
-    for (int i = 0; i < st->ntx; i++) {
-        const dg_txstats *t = &st->tx[phase][i];
-        json_t *j = json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "name", wl->tx[i].name,
-                              "weight", dg_json_real(wl->tx[i].weight), "count", (json_int_t)t->count,
-                              "errors", (json_int_t)t->errors, "retries", (json_int_t)t->retries,
-                              "retried", (json_int_t)t->retried, "rollbacks",
-                              (json_int_t)t->rollbacks, "latency_ms", dg_result_latency(&t->lat));
-        if (t->unknown)
-            json_object_set_new(j, "unknown_outcome", json_integer((json_int_t)t->unknown));
-        if (t->errors) {
-            json_t *ec = json_object();
-            for (int k = DG_EC_NONE + 1; k < DG_EC_COUNT; k++)
-                if (t->err_class[k])
-                    json_object_set_new(ec, dg_errclass_name((dg_errclass)k),
-                                        json_integer((json_int_t)t->err_class[k]));
-            json_object_set_new(j, "errors_by_class", ec);
-        }
-        if (hist)
-            json_object_set_new(j, "histogram", dg_result_hist(&t->lat));
-        json_array_append_new(arr, j);
-    }
+    for (int i = 0; i < st->ntx; i++)
+        json_array_append_new(arr, dg_doc_tx_json(wl->tx[i].name, wl->tx[i].weight, &st->tx[phase][i], hist));
     return arr;
 }
 
@@ -231,56 +195,57 @@ static json_t *host_json(const dg_conn *conn)
 {
     dg_hostinfo h;
     dg_host_info(conn->data_path, &h);
-    return json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s}", "hostname", h.hostname,
-                     "cpu_model", h.cpu_model, "cores", h.cores, "ram_bytes", (json_int_t)h.ram_bytes,
-                     "kernel", h.kernel, "arch", h.arch, "filesystem", h.fs_type, "fs_device",
-                     h.fs_device, "mount_point", h.mount_point, "block_device", h.block_device);
-}
-
-static json_t *server_json(const dg_server_info *si)
-{
-    json_t *settings = json_object();
-    for (int i = 0; i < si->nsettings; i++)
-        json_object_set_new(settings, si->settings[i].name, json_string(si->settings[i].value));
-    return json_pack("{s:s, s:o}", "version", si->version, "settings", settings);
+    return dg_doc_host_json(&h);
 }
 
 /* "run": what was asked, and (when st is not NULL) how it ended. */
 static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const dg_run_stats *st)
 {
     const dg_workload *wl = cfg->wl;
-    json_t *run = json_pack(
-        "{s:s, s:s, s:I, s:s, s:s, s:I, s:o, s:I, s:o, s:o, s:I, s:s, s:o, s:o, s:b, s:I}",
-        "workload", wl->name, "workload_hash", wl->hash, "scale", (json_int_t)wl->scale, "backend",
-        conn->be->name, "db", conn->url_redacted, "terminals", (json_int_t)cfg->terminals,
-        "duration_s",
-        cfg->transactions ? json_null() : dg_json_real((double)cfg->duration_ns / DG_NS_PER_S),
-        "transactions_per_terminal", (json_int_t)cfg->transactions, "warmup_s",
-        dg_json_real((double)cfg->warmup_ns / DG_NS_PER_S), "interval_s",
-        dg_json_real((double)cfg->interval_ns / DG_NS_PER_S), "seed", (json_int_t)cfg->seed,
-        "command", cfg->command_line ? cfg->command_line : "", "rate_tps",
-        cfg->rate_tps > 0 ? dg_json_real(cfg->rate_tps) : json_null(), "think_time_ms",
-        cfg->think_ns > 0 ? dg_json_real((double)cfg->think_ns / 1e6) : json_null(),
-        "think_time_exponential", cfg->think_exponential, "max_tries", (json_int_t)cfg->max_tries);
-    if (st) {
-        char started[32];
-        dg_format_iso8601(st->started_wall_ns, started, sizeof started);
-        json_object_set_new(run, "started_at", json_string(started));
-        json_object_set_new(run, "complete", json_boolean(st->complete));
-        json_object_set_new(run, "stop_reason", json_string(st->stop_reason));
-        json_object_set_new(run, "aborted_terminals", json_integer(st->aborted_terminals));
+    int ntx = wl->ntx;
+    const char **names = xcalloc((size_t)ntx + 1, sizeof *names);
+    double *weights = xcalloc((size_t)ntx + 1, sizeof *weights);
+    for (int i = 0; i < ntx; i++) {
+        names[i] = wl->tx[i].name;
+        weights[i] = wl->tx[i].weight;
     }
-    json_object_set_new(run, "scale_unit", json_string(wl->scale_unit));
-    json_object_set_new(run, "keying_think", json_boolean(cfg->keying_think));
-    json_t *settings = json_object();
-    for (int i = 0; i < cfg->nsettings; i++)
-        json_object_set_new(settings, cfg->settings[i].name, json_string(cfg->settings[i].value));
-    json_object_set_new(run, "conn_settings", settings);
-    json_t *mix = json_object();
-    for (int i = 0; i < wl->ntx; i++)
-        json_object_set_new(mix, wl->tx[i].name, dg_json_real(wl->tx[i].weight));
-    json_object_set_new(run, "mix", mix);
-    return run;
+    char started[32] = "";
+    if (st)
+        dg_format_iso8601(st->started_wall_ns, started, sizeof started);
+    dg_doc_run r = {
+        .workload = wl->name,
+        .workload_hash = wl->hash,
+        .scale_unit = wl->scale_unit,
+        .scale = wl->scale,
+        .backend = conn->be->name,
+        .db = conn->url_redacted,
+        .terminals = cfg->terminals,
+        .duration_s = cfg->transactions ? NAN : (double)cfg->duration_ns / DG_NS_PER_S,
+        .transactions_per_terminal = cfg->transactions,
+        .warmup_s = (double)cfg->warmup_ns / DG_NS_PER_S,
+        .interval_s = (double)cfg->interval_ns / DG_NS_PER_S,
+        .seed = cfg->seed,
+        .command = cfg->command_line,
+        .rate_tps = cfg->rate_tps,
+        .think_time_ms = (double)cfg->think_ns / 1e6,
+        .think_time_exponential = cfg->think_exponential,
+        .max_tries = cfg->max_tries,
+        .keying_think = cfg->keying_think,
+        .conn_settings = cfg->settings,
+        .nconn_settings = cfg->nsettings,
+        .ntx = ntx,
+        .tx_names = names,
+        .tx_weights = weights,
+        .finished = st != NULL,
+        .started_at = started,
+        .complete = st && st->complete,
+        .stop_reason = st ? st->stop_reason : NULL,
+        .aborted_terminals = st ? st->aborted_terminals : 0,
+    };
+    json_t *j = dg_doc_run_json(&r);
+    free(names);
+    free(weights);
+    return j;
 }
 
 static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg_dbstats *db_before,
@@ -289,53 +254,28 @@ static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg
     dg_sysample end;
     dg_sysample_take(ctx->block_device, &end);
     int ph = ctx->sys_started[1] ? 1 : 0;
-    dg_sysdelta sd;
-    dg_sysample_delta(&ctx->sys_start[ph], &end, &sd);
-    const dg_dbstats *dbs = &ctx->db_phase_start[ph];
+    dg_doc_monitor m = {.block_device = ctx->block_device, .self_max_rss_bytes = -1};
+    dg_sysample_delta(&ctx->sys_start[ph], &end, &m.sys);
     double hit, misses;
     int64_t ph_hits = ph ? ctx->cache_phase_hits[1] : 0, ph_misses = ph ? ctx->cache_phase_misses[1] : 0;
-    cache_delta(ctx, dbs, db_after, st->cache_hits, st->cache_misses, ph_hits, ph_misses, &hit,
-                &misses);
+    cache_delta(ctx, &ctx->db_phase_start[ph], db_after, st->cache_hits, st->cache_misses, ph_hits,
+                ph_misses, &hit, &misses);
     double n = (double)st->all[DG_PHASE_MEASURE].count;
-    json_t *m = json_object();
-    json_object_set_new(m, "cpu_pct", dg_json_real(sd.cpu_pct));
-    json_object_set_new(m, "cpu_user_pct", dg_json_real(sd.user_pct));
-    json_object_set_new(m, "cpu_sys_pct", dg_json_real(sd.sys_pct));
-    json_object_set_new(m, "cpu_iowait_pct", dg_json_real(sd.iowait_pct));
-    json_object_set_new(m, "self_cpu_pct", dg_json_real(sd.self_cpu_pct));
-    json_object_set_new(m, "self_cpu_us_per_tx",
-                        dg_json_real(n > 0 ? sd.self_cpu_pct / 100.0 * sd.seconds * 1e6 / n : NAN));
-    json_object_set_new(m, "disk_reads", dg_json_real(sd.disk_reads));
-    json_object_set_new(m, "disk_writes", dg_json_real(sd.disk_writes));
-    json_object_set_new(m, "iops", dg_json_real(sd.iops));
-    json_object_set_new(m, "cache_hit_pct", dg_json_real(hit));
-    json_object_set_new(m, "physical_reads_per_tx", dg_json_real(n > 0 ? misses / n : NAN));
-    json_object_set_new(m, "db_size_before_bytes",
-                        db_before->db_size_bytes >= 0 ? json_integer(db_before->db_size_bytes) : json_null());
-    json_object_set_new(m, "db_size_after_bytes",
-                        db_after->db_size_bytes >= 0 ? json_integer(db_after->db_size_bytes) : json_null());
-    if (db_before->commits >= 0 && db_after->commits >= 0)
-        json_object_set_new(m, "server_commits", json_integer(db_after->commits - db_before->commits));
-    json_object_set_new(m, "reconnects", json_integer((json_int_t)st->reconnects));
-    json_object_set_new(m, "downtime_s", dg_json_real((double)st->downtime_ns / DG_NS_PER_S));
-    json_object_set_new(m, "block_device", json_string(ctx->block_device));
+    m.self_cpu_us_per_tx = n > 0 ? m.sys.self_cpu_pct / 100.0 * m.sys.seconds * 1e6 / n : NAN;
+    m.cache_hit_pct = hit;
+    m.physical_reads_per_tx = n > 0 ? misses / n : NAN;
+    m.db_size_before_bytes = db_before->db_size_bytes;
+    m.db_size_after_bytes = db_after->db_size_bytes;
+    m.server_commits = db_before->commits >= 0 && db_after->commits >= 0
+                           ? db_after->commits - db_before->commits
+                           : -1;
+    m.reconnects = st->reconnects;
+    m.downtime_s = (double)st->downtime_ns / DG_NS_PER_S;
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0) /* ru_maxrss is in KiB on Linux */
-        json_object_set_new(m, "self_max_rss_bytes", json_integer((json_int_t)ru.ru_maxrss * 1024));
-    /* Servers publish their counters late (PostgreSQL: each backend at most once a
-     * second), so a short interval can see none of its own reads: its figure is null,
-     * never a guess. The run-level figure is the whole phase's delta. */
-    json_object_set_new(m, "cache_hit_null_intervals", json_integer(ctx->cache_unpublished));
-    json_t *notes = json_array();
-    if (ctx->cache_unpublished > 0)
-        json_array_append_new(
-            notes, json_sprintf("cache_hit_pct is null in %d interval%s: the server published no "
-                                "new cache counters during %s (servers update their statistics "
-                                "with a delay; monitor.cache_hit_pct covers the whole run)",
-                                ctx->cache_unpublished, ctx->cache_unpublished == 1 ? "" : "s",
-                                ctx->cache_unpublished == 1 ? "it" : "them"));
-    json_object_set_new(m, "notes", notes);
-    return m;
+        m.self_max_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
+    m.cache_hit_null_intervals = ctx->cache_unpublished;
+    return dg_doc_monitor_json(&m);
 }
 
 /* ---- warnings ------------------------------------------------------------------------------ */
@@ -421,7 +361,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     json_t *host = host_json(conn);
     snprintf(ctx.block_device, sizeof ctx.block_device, "%s", dg_res_str(host, "block_device"));
     json_object_set_new(doc, "run", run_json(cfg, conn, NULL));
-    json_object_set_new(doc, "server", server_json(&si));
+    json_object_set_new(doc, "server", dg_doc_server_json(&si));
     json_object_set_new(doc, "host", host);
     if (cfg->ui && cfg->ui->begin)
         cfg->ui->begin(cfg->ui->arg, doc);
@@ -464,8 +404,10 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     json_object_set_new(doc, "run", run_json(cfg, conn, &st));
     if (load)
         json_object_set_new(doc, "load", json_incref(load));
-    json_object_set_new(doc, "totals", phase_totals(&st, DG_PHASE_MEASURE));
-    json_object_set_new(doc, "warmup", phase_totals(&st, DG_PHASE_WARMUP));
+    json_object_set_new(doc, "totals", dg_doc_totals_json(&st.all[DG_PHASE_MEASURE],
+                                                          (double)st.phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S));
+    json_object_set_new(doc, "warmup", dg_doc_totals_json(&st.all[DG_PHASE_WARMUP],
+                                                          (double)st.phase_ns[DG_PHASE_WARMUP] / DG_NS_PER_S));
     json_object_set_new(doc, "transactions", tx_array(&st, wl, DG_PHASE_MEASURE, true));
     if (wl->ops->metrics) { /* tpmC and the like, from the measured phase */
         dg_metric wm[DG_MAX_METRICS];
@@ -489,10 +431,8 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     json_object_set_new(doc, "monitor", monitor_json(&ctx, &st, &db_before, &db_after));
     json_t *errs = json_array();
     for (int i = 0; i < st.nerrors; i++)
-        json_array_append_new(errs, json_pack("{s:s, s:s, s:s, s:I}", "message", st.errors[i].msg,
-                                              "transaction", st.errors[i].tx, "class",
-                                              dg_errclass_name(st.errors[i].cls), "count",
-                                              (json_int_t)st.errors[i].count));
+        json_array_append_new(errs, dg_doc_error_json(st.errors[i].msg, st.errors[i].tx,
+                                                      st.errors[i].cls, st.errors[i].count));
     json_object_set_new(doc, "errors", errs);
     json_object_set_new(doc, "warnings", driver_warnings(doc, conn, cfg));
     if (cfg->extra)

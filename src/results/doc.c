@@ -1,0 +1,233 @@
+/*
+ * doc.c - the parts of a result document (see doc.h). Field order follows
+ * docs/file-formats.md, so files read top to bottom as the documentation does.
+ *
+ * Layout: run, server and host, phase totals and transactions, intervals, monitor, load,
+ * errors.
+ */
+#include "results/doc.h"
+
+#include "results/result.h"
+
+#include <math.h>
+
+static json_t *num_or_null(double v, bool present)
+{
+    return present ? dg_json_real(v) : json_null();
+}
+
+static json_t *size_or_null(int64_t v)
+{
+    return v >= 0 ? json_integer(v) : json_null();
+}
+
+/* ---- run, server, host ------------------------------------------------------------------- */
+
+json_t *dg_doc_run_json(const dg_doc_run *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "workload", json_string(r->workload));
+    json_object_set_new(j, "workload_hash", json_string(r->workload_hash ? r->workload_hash : ""));
+    json_object_set_new(j, "scale", json_integer(r->scale));
+    json_object_set_new(j, "backend", json_string(r->backend));
+    json_object_set_new(j, "db", json_string(r->db));
+    if (r->finished)
+        json_object_set_new(j, "started_at", json_string(r->started_at ? r->started_at : ""));
+    json_object_set_new(j, "terminals", json_integer(r->terminals));
+    json_object_set_new(j, "duration_s", dg_json_real(r->duration_s));
+    json_object_set_new(j, "transactions_per_terminal", json_integer(r->transactions_per_terminal));
+    json_object_set_new(j, "warmup_s", dg_json_real(r->warmup_s));
+    json_object_set_new(j, "interval_s", dg_json_real(r->interval_s));
+    json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(j, "command", json_string(r->command ? r->command : ""));
+    json_object_set_new(j, "rate_tps", num_or_null(r->rate_tps, r->rate_tps > 0));
+    json_object_set_new(j, "think_time_ms", num_or_null(r->think_time_ms, r->think_time_ms > 0));
+    json_object_set_new(j, "think_time_exponential", json_boolean(r->think_time_exponential));
+    json_object_set_new(j, "max_tries", json_integer(r->max_tries));
+    if (r->finished) {
+        json_object_set_new(j, "complete", json_boolean(r->complete));
+        json_object_set_new(j, "stop_reason", json_string(r->stop_reason ? r->stop_reason : ""));
+        json_object_set_new(j, "aborted_terminals", json_integer(r->aborted_terminals));
+    }
+    json_object_set_new(j, "scale_unit", json_string(r->scale_unit ? r->scale_unit : ""));
+    json_object_set_new(j, "keying_think", json_boolean(r->keying_think));
+    json_t *settings = json_object();
+    for (int i = 0; i < r->nconn_settings; i++)
+        json_object_set_new(settings, r->conn_settings[i].name, json_string(r->conn_settings[i].value));
+    json_object_set_new(j, "conn_settings", settings);
+    json_t *mix = json_object();
+    for (int i = 0; i < r->ntx; i++)
+        json_object_set_new(mix, r->tx_names[i], dg_json_real(r->tx_weights[i]));
+    json_object_set_new(j, "mix", mix);
+    return j;
+}
+
+json_t *dg_doc_server_json(const dg_server_info *si)
+{
+    json_t *settings = json_object();
+    for (int i = 0; i < si->nsettings; i++)
+        json_object_set_new(settings, si->settings[i].name, json_string(si->settings[i].value));
+    return json_pack("{s:s, s:o}", "version", si->version, "settings", settings);
+}
+
+json_t *dg_doc_host_json(const dg_hostinfo *h)
+{
+    return json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s}", "hostname", h->hostname,
+                     "cpu_model", h->cpu_model, "cores", h->cores, "ram_bytes",
+                     (json_int_t)h->ram_bytes, "kernel", h->kernel, "arch", h->arch, "filesystem",
+                     h->fs_type, "fs_device", h->fs_device, "mount_point", h->mount_point,
+                     "block_device", h->block_device);
+}
+
+/* ---- phase totals and transactions --------------------------------------------------------- */
+
+json_t *dg_doc_totals_json(const dg_txstats *a, double secs)
+{
+    return json_pack("{s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "transactions", (json_int_t)a->count,
+                     "tps", dg_json_real(secs > 0 ? (double)a->count / secs : NAN), "errors",
+                     (json_int_t)a->errors, "retries", (json_int_t)a->retries, "retried",
+                     (json_int_t)a->retried, "rollbacks", (json_int_t)a->rollbacks,
+                     "unknown_outcome", (json_int_t)a->unknown, "duration_s", dg_json_real(secs));
+}
+
+json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, bool hist)
+{
+    json_t *j = json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "name", name, "weight",
+                          dg_json_real(weight), "count", (json_int_t)t->count, "errors",
+                          (json_int_t)t->errors, "retries", (json_int_t)t->retries, "retried",
+                          (json_int_t)t->retried, "rollbacks", (json_int_t)t->rollbacks,
+                          "latency_ms", dg_result_latency(&t->lat));
+    if (t->unknown)
+        json_object_set_new(j, "unknown_outcome", json_integer((json_int_t)t->unknown));
+    if (t->errors) {
+        json_t *ec = json_object();
+        for (int k = DG_EC_NONE + 1; k < DG_EC_COUNT; k++)
+            if (t->err_class[k])
+                json_object_set_new(ec, dg_errclass_name((dg_errclass)k),
+                                    json_integer((json_int_t)t->err_class[k]));
+        json_object_set_new(j, "errors_by_class", ec);
+    }
+    if (hist)
+        json_object_set_new(j, "histogram", dg_result_hist(&t->lat));
+    return j;
+}
+
+/* ---- intervals ------------------------------------------------------------------------------ */
+
+json_t *dg_doc_interval_json(const dg_doc_interval *iv)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "t_s", dg_json_real(round(iv->t_s * 1000) / 1000));
+    json_object_set_new(j, "dur_s", dg_json_real(iv->dur_s));
+    json_object_set_new(j, "transactions", json_integer((json_int_t)iv->transactions));
+    json_object_set_new(j, "tps", dg_json_real(iv->dur_s > 0 ? (double)iv->transactions / iv->dur_s : 0));
+    json_object_set_new(j, "errors", json_integer((json_int_t)iv->errors));
+    json_object_set_new(j, "retries", json_integer((json_int_t)iv->retries));
+    json_object_set_new(j, "rollbacks", json_integer((json_int_t)iv->rollbacks));
+    json_object_set_new(j, "latency_ms",
+                        json_pack("{s:o, s:o, s:o, s:o, s:o}", "p50", dg_json_real(iv->p50_ms), "p95",
+                                  dg_json_real(iv->p95_ms), "p99", dg_json_real(iv->p99_ms), "avg",
+                                  dg_json_real(iv->avg_ms), "max", dg_json_real(iv->max_ms)));
+    json_t *txc = json_object();
+    for (int i = 0; i < iv->ntx; i++)
+        json_object_set_new(txc, iv->tx_names[i], json_integer((json_int_t)iv->tx_counts[i]));
+    json_object_set_new(j, "tx", txc);
+    const dg_sysdelta *sd = &iv->sys;
+    json_object_set_new(j, "cpu_pct", dg_json_real(sd->cpu_pct));
+    json_object_set_new(j, "cpu_user_pct", dg_json_real(sd->user_pct));
+    json_object_set_new(j, "cpu_sys_pct", dg_json_real(sd->sys_pct));
+    json_object_set_new(j, "cpu_iowait_pct", dg_json_real(sd->iowait_pct));
+    json_object_set_new(j, "self_cpu_pct", dg_json_real(sd->self_cpu_pct));
+    json_object_set_new(j, "disk_reads", dg_json_real(sd->disk_reads));
+    json_object_set_new(j, "disk_writes", dg_json_real(sd->disk_writes));
+    json_object_set_new(j, "disk_read_bytes", dg_json_real(sd->read_bytes));
+    json_object_set_new(j, "disk_write_bytes", dg_json_real(sd->write_bytes));
+    json_object_set_new(j, "iops", dg_json_real(sd->iops));
+    json_object_set_new(j, "cache_hit_pct", dg_json_real(iv->cache_hit_pct));
+    json_object_set_new(j, "physical_reads_per_tx",
+                        dg_json_real(iv->transactions ? iv->physical_reads / (double)iv->transactions : NAN));
+    json_object_set_new(j, "db_size_bytes", size_or_null(iv->db_size_bytes));
+    json_object_set_new(j, "reconnects", json_integer((json_int_t)iv->reconnects));
+    json_object_set_new(j, "downtime_s", dg_json_real(iv->downtime_s));
+    json_object_set_new(j, "active_terminals", json_integer(iv->active_terminals));
+    if (!isnan(iv->lag_p99_ms))
+        json_object_set_new(j, "schedule_lag_ms_p99", dg_json_real(iv->lag_p99_ms));
+    return j;
+}
+
+/* ---- monitor --------------------------------------------------------------------------------- */
+
+json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
+{
+    const dg_sysdelta *sd = &mo->sys;
+    json_t *m = json_object();
+    json_object_set_new(m, "cpu_pct", dg_json_real(sd->cpu_pct));
+    json_object_set_new(m, "cpu_user_pct", dg_json_real(sd->user_pct));
+    json_object_set_new(m, "cpu_sys_pct", dg_json_real(sd->sys_pct));
+    json_object_set_new(m, "cpu_iowait_pct", dg_json_real(sd->iowait_pct));
+    json_object_set_new(m, "self_cpu_pct", dg_json_real(sd->self_cpu_pct));
+    json_object_set_new(m, "self_cpu_us_per_tx", dg_json_real(mo->self_cpu_us_per_tx));
+    json_object_set_new(m, "disk_reads", dg_json_real(sd->disk_reads));
+    json_object_set_new(m, "disk_writes", dg_json_real(sd->disk_writes));
+    json_object_set_new(m, "iops", dg_json_real(sd->iops));
+    json_object_set_new(m, "cache_hit_pct", dg_json_real(mo->cache_hit_pct));
+    json_object_set_new(m, "physical_reads_per_tx", dg_json_real(mo->physical_reads_per_tx));
+    json_object_set_new(m, "db_size_before_bytes", size_or_null(mo->db_size_before_bytes));
+    json_object_set_new(m, "db_size_after_bytes", size_or_null(mo->db_size_after_bytes));
+    if (mo->server_commits >= 0)
+        json_object_set_new(m, "server_commits", json_integer(mo->server_commits));
+    json_object_set_new(m, "reconnects", json_integer((json_int_t)mo->reconnects));
+    json_object_set_new(m, "downtime_s", dg_json_real(mo->downtime_s));
+    json_object_set_new(m, "block_device", json_string(mo->block_device ? mo->block_device : ""));
+    if (mo->self_max_rss_bytes >= 0)
+        json_object_set_new(m, "self_max_rss_bytes", json_integer(mo->self_max_rss_bytes));
+    /* Servers publish their counters late (PostgreSQL: each backend at most once a
+     * second), so a short interval can see none of its own reads: its figure is null,
+     * never a guess. The run-level figure is the whole phase's delta. */
+    int n = mo->cache_hit_null_intervals;
+    json_object_set_new(m, "cache_hit_null_intervals", json_integer(n));
+    json_t *notes = json_array();
+    if (n > 0)
+        json_array_append_new(
+            notes, json_sprintf("cache_hit_pct is null in %d interval%s: the server published no "
+                                "new cache counters during %s (servers update their statistics "
+                                "with a delay; monitor.cache_hit_pct covers the whole run)",
+                                n, n == 1 ? "" : "s", n == 1 ? "it" : "them"));
+    json_object_set_new(m, "notes", notes);
+    return m;
+}
+
+/* ---- load ------------------------------------------------------------------------------------ */
+
+json_t *dg_doc_load_json(const dg_doc_load *l)
+{
+    json_t *load = json_object();
+    json_object_set_new(load, "workload", json_string(l->workload));
+    json_object_set_new(load, "scale", json_integer(l->scale));
+    json_object_set_new(load, "jobs", json_integer(l->jobs));
+    json_object_set_new(load, "seed", json_integer((json_int_t)l->seed));
+    json_object_set_new(load, "bytes", json_integer((json_int_t)l->bytes));
+    json_object_set_new(load, "data_bytes_sent", json_integer((json_int_t)l->data_bytes_sent));
+    json_object_set_new(load, "db_size_bytes", json_integer(l->db_size_bytes));
+    json_object_set_new(load, "seconds", dg_json_real(l->seconds));
+    json_object_set_new(load, "mb_per_s",
+                        dg_json_real(l->seconds > 0 ? l->bytes / 1e6 / l->seconds : NAN));
+    json_t *steps = json_array();
+    for (int i = 0; i < l->nsteps; i++) {
+        const dg_doc_step *s = &l->steps[i];
+        json_array_append_new(steps, json_pack("{s:s, s:s, s:o, s:I, s:I}", "name", s->name, "kind",
+                                               s->kind, "seconds", dg_json_real(s->seconds), "rows",
+                                               (json_int_t)s->rows, "bytes", (json_int_t)s->bytes));
+    }
+    json_object_set_new(load, "steps", steps);
+    return load;
+}
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+json_t *dg_doc_error_json(const char *message, const char *transaction, dg_errclass cls,
+                          uint64_t count)
+{
+    return json_pack("{s:s, s:s, s:s, s:I}", "message", message, "transaction", transaction,
+                     "class", dg_errclass_name(cls), "count", (json_int_t)count);
+}

@@ -1,0 +1,119 @@
+/*
+ * doc.h - the parts of a result document, built from plain figures: the one place that
+ * names the fields of a result file (docs/file-formats.md). The session fills these
+ * structs from its statistics and samples; the test-fixture maker (tests/tools/) fills
+ * them by hand, so the files the report tests read have the shape real runs write.
+ *
+ * Conventions: a double that is NaN, and an int64_t size that is negative, are written
+ * as null (not measured). Every function returns a new reference (json_decref), never
+ * NULL; strings are copied.
+ */
+#ifndef DG_RESULTS_DOC_H
+#define DG_RESULTS_DOC_H
+
+#include "backend/backend.h"
+#include "monitor/host.h"
+#include "monitor/sysstat.h"
+#include "stats/txstats.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* "run": what was asked and, when `finished`, how it ended. */
+typedef struct dg_doc_run {
+    const char *workload, *workload_hash, *scale_unit;
+    int64_t scale;
+    const char *backend, *db; /* db: the redacted URL */
+    int terminals;
+    double duration_s;        /* NaN when the run is by transaction count */
+    int64_t transactions_per_terminal;
+    double warmup_s, interval_s;
+    uint64_t seed;
+    const char *command;
+    double rate_tps;          /* NaN / <= 0: closed loop (null) */
+    double think_time_ms;     /* NaN / <= 0: none (null) */
+    bool think_time_exponential;
+    int max_tries;
+    bool keying_think;
+    const dg_setting *conn_settings;
+    int nconn_settings;
+    int ntx;                  /* the mix: tx_names[i] with tx_weights[i] */
+    const char *const *tx_names;
+    const double *tx_weights;
+    bool finished;            /* the fields below are set */
+    const char *started_at;   /* ISO 8601 */
+    bool complete;
+    const char *stop_reason;
+    int aborted_terminals;
+} dg_doc_run;
+json_t *dg_doc_run_json(const dg_doc_run *r);
+
+/* "server" and "host". */
+json_t *dg_doc_server_json(const dg_server_info *si);
+json_t *dg_doc_host_json(const dg_hostinfo *h);
+
+/* "totals" / "warmup": a phase's counters over secs seconds. */
+json_t *dg_doc_totals_json(const dg_txstats *all, double secs);
+
+/* One element of "transactions" (with its histogram when `hist`). */
+json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, bool hist);
+
+/* One element of "intervals" / "warmup_intervals". */
+typedef struct dg_doc_interval {
+    double t_s, dur_s;
+    uint64_t transactions, errors, retries, rollbacks;
+    double p50_ms, p95_ms, p99_ms, avg_ms, max_ms; /* all NaN when there were none */
+    int ntx;                  /* per-type counts: tx_names[i] -> tx_counts[i] */
+    const char *const *tx_names;
+    const uint64_t *tx_counts;
+    dg_sysdelta sys;          /* host CPU, own CPU, disk */
+    double cache_hit_pct, physical_reads; /* NaN: not published in the interval */
+    int64_t db_size_bytes;
+    uint64_t reconnects;
+    double downtime_s;
+    int active_terminals;
+    double lag_p99_ms;        /* NaN: not a rate-paced run (field left out) */
+} dg_doc_interval;
+json_t *dg_doc_interval_json(const dg_doc_interval *iv);
+
+/* "monitor": the measured phase as a whole. */
+typedef struct dg_doc_monitor {
+    dg_sysdelta sys;
+    double self_cpu_us_per_tx, cache_hit_pct, physical_reads_per_tx;
+    int64_t db_size_before_bytes, db_size_after_bytes;
+    int64_t server_commits;   /* < 0: the server keeps no such counter (left out) */
+    uint64_t reconnects;
+    double downtime_s;
+    const char *block_device;
+    int64_t self_max_rss_bytes; /* < 0: unknown (left out) */
+    int cache_hit_null_intervals; /* intervals whose cache figure the server had not
+                                     published yet: explained in "notes" */
+} dg_doc_monitor;
+json_t *dg_doc_monitor_json(const dg_doc_monitor *m);
+
+/* "load", with its steps. */
+typedef struct dg_doc_step {
+    const char *name, *kind; /* kind: "table", "index", "ddl", ... */
+    double seconds;
+    uint64_t rows, bytes;
+} dg_doc_step;
+typedef struct dg_doc_load {
+    const char *workload;
+    int64_t scale;
+    int jobs;
+    uint64_t seed;
+    double bytes;             /* what the database grew by (or the bytes sent) */
+    uint64_t data_bytes_sent;
+    int64_t db_size_bytes;
+    double seconds;
+    int nsteps;
+    const dg_doc_step *steps;
+} dg_doc_load;
+json_t *dg_doc_load_json(const dg_doc_load *l);
+
+/* One element of "errors". */
+json_t *dg_doc_error_json(const char *message, const char *transaction, dg_errclass cls,
+                          uint64_t count);
+
+#endif
