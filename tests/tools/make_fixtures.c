@@ -131,6 +131,19 @@ static dg_doc_run base_run(const char *workload, int64_t scale, const char *db, 
     return r;
 }
 
+/* "run" of a tpcb run (one transaction type). */
+static json_t *tpcb_run_json(int64_t scale, const char *db, int terminals, double duration_s,
+                             const char *command)
+{
+    static const char *const names[] = {"tpcb"};
+    static const double weights[] = {1.0};
+    dg_doc_run r = base_run("tpcb", scale, db, terminals, duration_s, command);
+    r.ntx = 1;
+    r.tx_names = names;
+    r.tx_weights = weights;
+    return dg_doc_run_json(&r);
+}
+
 static json_t *intervals_json(const dg_doc_interval *iv, int n)
 {
     json_t *a = json_array();
@@ -272,13 +285,7 @@ static void sweep(void)
         double secs = size / 1e6 / mbps;
 
         json_t *doc = dg_result_new();
-        dg_doc_run r = base_run("tpcb", scale, "sqlite:sweep.db", t, 3.0, "dbgauge sweep ...");
-        const char *names[] = {"tpcb"};
-        double weights[] = {1.0};
-        r.ntx = 1;
-        r.tx_names = names;
-        r.tx_weights = weights;
-        json_object_set_new(doc, "run", dg_doc_run_json(&r));
+        json_object_set_new(doc, "run", tpcb_run_json(scale, "sqlite:sweep.db", t, 3.0, "dbgauge sweep ..."));
         json_object_set_new(doc, "sweep", dg_sweep_point_json(&s, pt));
         dg_doc_step steps[] = {{"table accounts", "table", secs * 0.8, 100000 * (uint64_t)scale, 0},
                                {"index accounts_pkey", "index", secs * 0.2, 0, 0}};
@@ -336,13 +343,7 @@ static void compare_run(const char *rel, double mean_tps, double p95, uint64_t s
         total += iv[i].transactions;
     }
     json_t *doc = dg_result_new();
-    dg_doc_run r = base_run("tpcb", 1, "sqlite:cmp.db", 4, N, "dbgauge run -c 4 -T 60s");
-    const char *names[] = {"tpcb"};
-    double weights[] = {1.0};
-    r.ntx = 1;
-    r.tx_names = names;
-    r.tx_weights = weights;
-    json_object_set_new(doc, "run", dg_doc_run_json(&r));
+    json_object_set_new(doc, "run", tpcb_run_json(1, "sqlite:cmp.db", 4, N, "dbgauge run -c 4 -T 60s"));
     dg_txstats all = counters(total, 0, 0, 0, 0);
     json_object_set_new(doc, "totals", dg_doc_totals_json(&all, N));
     dg_txstats tx = counters(0, 0, 0, 0, 0);
