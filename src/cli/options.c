@@ -490,9 +490,21 @@ void dg_cli_help(FILE *out, dg_command cmd)
         fputs("databases (--db URL):\n", out);
         size_t n;
         const dg_backend_entry *cat = dg_backend_catalog(&n);
-        for (size_t i = 0; i < n; i++)
-            if (cat[i].be)
-                fprintf(out, "  %s\n", cat[i].be->url_help);
+        for (size_t i = 0; i < n; i++) {
+            const dg_backend *be = cat[i].be;
+            if (!be)
+                continue;
+            fprintf(out, "  %s\n", be->url_help);
+            /* the backend's own settings, from its option table */
+            int col = fprintf(out, "    settings:");
+            for (const dg_backend_option *opt = be->options; opt && opt->name; opt++) {
+                if (col + (int)strlen(opt->name) + 2 > 88)
+                    col = fprintf(out, "\n             ");
+                col += fprintf(out, " %s%s", opt->name, opt[1].name ? "," : "");
+            }
+            fprintf(out, "%s\n", be->other_options ? " (others: see 'dbgauge list')" : "");
+        }
+        fputs("  ('dbgauge list' shows each setting's type, range and meaning)\n", out);
         fputs("\nexample: dbgauge run --workload tpcb --terminals 4 --duration 60s\n", out);
         return;
     }
