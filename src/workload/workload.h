@@ -127,7 +127,7 @@ typedef struct dg_workload_ops {
      * is closed. Writes at most max entries to out; returns how many. NULL = none. */
     int (*metrics)(dg_workload *wl, const struct dg_txstats *per_type, double measured_s,
                    dg_metric *out, int max);
-    /* Row counts to compare after a run (name, SQL returning one integer); may be NULL. */
+    /* Frees the workload's own data (wl->priv); dg_workload_free() calls it. */
     void (*free)(dg_workload *wl);
 } dg_workload_ops;
 
