@@ -335,6 +335,56 @@ static void explain(dg_report *rep, const char *name_a, const char *name_b)
                      "repeats).");
 }
 
+/* The one value of a run field shared by every run of a side, or NULL when they differ
+ * (or none has it). */
+static const char *side_common(const dg_rep_set *s, const char *path)
+{
+    const char *v = NULL;
+    for (int i = 0; i < s->nruns; i++) {
+        const char *x = dg_res_str(s->runs[i].doc, path);
+        if (!x || (v && strcmp(v, x) != 0))
+            return NULL;
+        v = x;
+    }
+    return v;
+}
+
+int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, dg_err *err)
+{
+    const char *wa = side_common(a, "run.workload"), *wb = side_common(b, "run.workload");
+    if (wa && wb && strcmp(wa, wb) != 0)
+        return dg_err_fail(err, DG_E_INVAL,
+                           "A ran workload '%s' and B ran '%s': their transactions are not the same "
+                           "work, so no verdict would mean anything (compare runs of one workload)",
+                           wa, wb);
+    return 0;
+}
+
+/* Differences between the sides that change what the verdict is about. */
+static void difference_notes(dg_report *rep, const dg_rep_set *a, const dg_rep_set *b)
+{
+    static const struct {
+        const char *path, *what;
+    } fields[] = {
+        {"run.backend", "databases"},
+        {"server.version", "server versions"},
+        {"host.hostname", "machines"},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        const char *va = side_common(a, fields[i].path), *vb = side_common(b, fields[i].path);
+        if (va && vb && strcmp(va, vb) != 0)
+            dg_report_note(rep, "A and B ran on different %s (%s vs %s): the verdicts compare those "
+                                "too, not only what you changed",
+                           fields[i].what, va, vb);
+    }
+    if (a->nruns == 1 && b->nruns == 1) {
+        double sa = dg_res_num(a->runs[0].doc, "run.scale", NAN);
+        double sb = dg_res_num(b->runs[0].doc, "run.scale", NAN);
+        if (isfinite(sa) && isfinite(sb) && sa != sb)
+            dg_report_note(rep, "A and B hold different database sizes (scale %g vs %g)", sa, sb);
+    }
+}
+
 dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char *name_a,
                             const char *name_b)
 {
@@ -349,6 +399,7 @@ dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char
         dg_report_note(rep, "A: %s", a->notes[i]);
     for (int i = 0; i < b->nnotes; i++)
         dg_report_note(rep, "B: %s", b->notes[i]);
+    difference_notes(rep, a, b);
     const char *names[MAX_PARAMS];
     int np = key_params(a, b, names);
     int *ia = xmalloc((size_t)a->nruns * sizeof *ia), *ib = xmalloc((size_t)b->nruns * sizeof *ib);

@@ -40,10 +40,14 @@
 static atomic_int g_stop;
 static atomic_int g_stop_signal;
 
+/* The first signal is the reason: a second Ctrl-C (or a SIGTERM after it) does not
+ * rewrite why the run stopped. */
 void dg_run_request_stop(int signo)
 {
-    if (signo)
-        atomic_store(&g_stop_signal, signo);
+    if (signo) {
+        int none = 0;
+        atomic_compare_exchange_strong(&g_stop_signal, &none, signo);
+    }
     atomic_store(&g_stop, 1);
 }
 
@@ -321,9 +325,11 @@ static void *terminal_main(void *arg)
         if (rate_per_term > 0) {
             /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
             double u = 1.0 - dg_prng_double(&t->rng);
-            sched += (int64_t)(-log(u) / rate_per_term * (double)DG_NS_PER_S);
-            if (sched >= r->end_ns)
+            double gap_ns = -log(u) / rate_per_term * (double)DG_NS_PER_S;
+            /* compared as doubles: a tiny rate's gap does not fit an int64_t */
+            if (gap_ns >= (double)(r->end_ns - sched))
                 break;
+            sched += (int64_t)gap_ns;
             if (now < sched) {
                 sleep_until_or_stop(sched);
                 if (stop_requested())

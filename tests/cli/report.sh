@@ -126,6 +126,24 @@ case "$row" in *faster*) ;; *) fail "a1 vs b1 p95: $row" ;; esac
 checks=$((checks + 1))
 row=$(cmp_line compare/a-reps compare/b-reps throughput)
 case "$row" in *"no significant difference"*"repeats: 3 vs 3 runs"*) ;; *) fail "a-reps vs b-reps: $row" ;; esac
+# runs of different workloads are refused; other differences are said at the top
+checks=$((checks + 1))
+"$PY" - "$RES/compare/b1.json" "$TMP/b1-tpcc.json" "$TMP/b1-pg.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["workload"] = "tpcc"
+json.dump(d, open(sys.argv[2], "w"))
+d["run"]["workload"] = "tpcb"
+d["run"]["backend"] = "postgres"
+json.dump(d, open(sys.argv[3], "w"))
+PY
+set +e; dg compare compare/a1.json "$TMP/b1-tpcc.json" >"$TMP/cmp-wl.out" 2>&1; rc=$?; set -e
+[ $rc = 1 ] && grep -q "A ran workload 'tpcb' and B ran 'tpcc'" "$TMP/cmp-wl.out" \
+  || fail "compare of different workloads: exit $rc, $(cat "$TMP/cmp-wl.out")"
+checks=$((checks + 1))
+dg compare compare/a1.json "$TMP/b1-pg.json" >"$TMP/cmp-be.out" 2>&1 || fail "compare sqlite vs postgres: exit $?"
+grep -q "A and B ran on different databases (sqlite vs postgres)" "$TMP/cmp-be.out" \
+  || fail "compare of different databases does not say so: $(head -20 "$TMP/cmp-be.out")"
 checks=$((checks + 1))
 dg compare sweep sweep >"$TMP/cmp-sweep.txt" 2>&1 || fail "compare sweep sweep: exit $?"
 [ "$(grep -c '^Comparison: scale=' "$TMP/cmp-sweep.txt")" = 6 ] || fail "compare of two sweeps should match 6 points"
