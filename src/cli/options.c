@@ -414,6 +414,10 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             o->duration_ns = 0;
         if (o->interval_ns < 0 || (o->interval_ns > 0 && o->interval_ns < 100 * DG_NS_PER_MS))
             return dg_err_fail(err, DG_E_INVAL, "--report-interval must be at least 100ms (or 0 for none)");
+        if (o->rate_tps > 0 && (o->rate_tps < 0.001 || o->rate_tps > 1e9))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--rate %g is out of range: 0.001 to 1000000000 transactions per second",
+                               o->rate_tps);
         if (o->rate_tps > 0 && o->think_ns > 0)
             return dg_err_fail(err, DG_E_INVAL,
                                "--rate and --think-time exclude each other (a rate already paces terminals)");
