@@ -124,6 +124,18 @@ static void on_begin(void *arg, const json_t *doc)
     fflush(stdout);
 }
 
+/* A field of the interval as "%*.*f", or "-" when it was not measured (null). */
+static const char *fmt_num(const json_t *iv, const char *path, int width, int prec, char *buf,
+                           size_t len)
+{
+    double v = dg_res_num(iv, path, NAN);
+    if (isfinite(v))
+        snprintf(buf, len, "%*.*f", width, prec, v);
+    else
+        snprintf(buf, len, "%*s", width, "-");
+    return buf;
+}
+
 static void on_interval(void *arg, const json_t *iv, bool warmup)
 {
     (void)arg;
@@ -131,10 +143,12 @@ static void on_interval(void *arg, const json_t *iv, bool warmup)
     double cpu_pct = dg_res_num(iv, "cpu_pct", NAN);
     if (isfinite(cpu_pct))
         snprintf(cpu, sizeof cpu, "  cpu %3.0f%%", cpu_pct);
-    printf("%s%7.1f s  tps %9.1f  lat ms p50 %7.3f p95 %7.3f p99 %7.3f  err %lld  retry %lld%s%s\n",
-           warmup ? "warmup " : "", dg_res_num(iv, "t_s", 0), dg_res_num(iv, "tps", 0),
-           dg_res_num(iv, "latency_ms.p50", 0), dg_res_num(iv, "latency_ms.p95", 0),
-           dg_res_num(iv, "latency_ms.p99", 0), (long long)dg_res_num(iv, "errors", 0),
+    char tps[32], p50[32], p95[32], p99[32];
+    printf("%s%7.1f s  tps %s  lat ms p50 %s p95 %s p99 %s  err %lld  retry %lld%s%s\n",
+           warmup ? "warmup " : "", dg_res_num(iv, "t_s", 0),
+           fmt_num(iv, "tps", 9, 1, tps, sizeof tps), fmt_num(iv, "latency_ms.p50", 7, 3, p50, sizeof p50),
+           fmt_num(iv, "latency_ms.p95", 7, 3, p95, sizeof p95),
+           fmt_num(iv, "latency_ms.p99", 7, 3, p99, sizeof p99), (long long)dg_res_num(iv, "errors", 0),
            (long long)dg_res_num(iv, "retries", 0), cpu,
            dg_res_num(iv, "reconnects", 0) > 0 || dg_res_num(iv, "downtime_s", 0) > 0
                ? "  (reconnects)"

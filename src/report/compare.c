@@ -108,7 +108,10 @@ static int samples(const side *sd, const cmetric *m, const char *tx, bool repeat
         json_t *iv;
         json_array_foreach(dg_res_get(sd->s->runs[sd->idx[i]].doc, "intervals"), k, iv)
         {
-            raw[n++] = interval_value(iv, m->ival_key);
+            /* intervals without the figure (none measured, or too short for a rate) */
+            double v = interval_value(iv, m->ival_key);
+            if (isfinite(v))
+                raw[n++] = v;
         }
     }
     int nb = dg_ci_batch_means(raw, n, raw, batch_len);

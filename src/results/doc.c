@@ -120,7 +120,11 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
     json_object_set_new(j, "t_s", dg_json_real(round(iv->t_s * 1000) / 1000));
     json_object_set_new(j, "dur_s", dg_json_real(iv->dur_s));
     json_object_set_new(j, "transactions", json_integer((json_int_t)iv->transactions));
-    json_object_set_new(j, "tps", dg_json_real(iv->dur_s > 0 ? (double)iv->transactions / iv->dur_s : 0));
+    /* a rate from a sliver of an interval (the last one of a run, one cut short by a stall)
+     * would be an extrapolation: null instead; the counts stay */
+    json_object_set_new(j, "tps", dg_json_real(iv->dur_s >= DG_DOC_MIN_RATE_S
+                                                   ? (double)iv->transactions / iv->dur_s
+                                                   : NAN));
     json_object_set_new(j, "errors", json_integer((json_int_t)iv->errors));
     json_object_set_new(j, "retries", json_integer((json_int_t)iv->retries));
     json_object_set_new(j, "rollbacks", json_integer((json_int_t)iv->rollbacks));

@@ -59,6 +59,9 @@ json_t *dg_doc_totals_json(const dg_txstats *all, double secs);
 /* One element of "transactions" (with its histogram when `hist`). */
 json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, bool hist);
 
+/* Intervals shorter than this get "tps": null (their counts are kept). */
+#define DG_DOC_MIN_RATE_S 0.1
+
 /* One element of "intervals" / "warmup_intervals". */
 typedef struct dg_doc_interval {
     double t_s, dur_s;
