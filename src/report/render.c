@@ -364,10 +364,23 @@ void dg_report_markdown(dg_strbuf *out, const dg_report *r)
 
 /* ---- CSV ---------------------------------------------------------------------------------- */
 
-static void csv_field(dg_strbuf *out, const char *s)
+/* Text that a spreadsheet would run as a formula (=, +, -, @, or a tab or CR in front,
+ * from a workload or error message written by someone else) gets a leading apostrophe. */
+static void csv_field(dg_strbuf *out, const char *s, bool text)
 {
     if (!s)
         return;
+    bool formula = text && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0';
+    if (formula) {
+        dg_sb_add(out, "\"'");
+        for (; *s; s++) {
+            if (*s == '"')
+                dg_sb_addc(out, '"');
+            dg_sb_addc(out, *s);
+        }
+        dg_sb_addc(out, '"');
+        return;
+    }
     if (!strpbrk(s, ",\"\r\n")) {
         dg_sb_add(out, s);
         return;
@@ -382,17 +395,17 @@ static void csv_field(dg_strbuf *out, const char *s)
 }
 
 static void csv_line(dg_strbuf *out, const char *sec, const char *table, int row, const char *col,
-                     const char *unit, const char *value)
+                     const char *unit, const char *value, bool text)
 {
-    csv_field(out, sec);
+    csv_field(out, sec, true);
     dg_sb_addc(out, ',');
-    csv_field(out, table);
+    csv_field(out, table, true);
     dg_sb_printf(out, ",%d,", row);
-    csv_field(out, col);
+    csv_field(out, col, true);
     dg_sb_addc(out, ',');
-    csv_field(out, unit);
+    csv_field(out, unit, true);
     dg_sb_addc(out, ',');
-    csv_field(out, value);
+    csv_field(out, value, text);
     dg_sb_add(out, "\r\n");
 }
 
@@ -410,25 +423,25 @@ static void csv_table(dg_strbuf *out, const dg_rep_section *s, const dg_rep_tabl
                 snprintf(buf, sizeof buf, "%.10g", cell->num);
                 v = buf;
             }
-            csv_line(out, s->id, t->id, row + 1, t->cols[c].name, t->cols[c].unit, v);
+            csv_line(out, s->id, t->id, row + 1, t->cols[c].name, t->cols[c].unit, v, cell->str != NULL);
         }
 }
 
 void dg_report_csv(dg_strbuf *out, const dg_report *r)
 {
     dg_sb_add(out, "section,table,row,column,unit,value\r\n");
-    csv_line(out, "report", "report", 1, "title", NULL, r->title);
+    csv_line(out, "report", "report", 1, "title", NULL, r->title, true);
     for (int i = 0; i < r->nsources; i++)
-        csv_line(out, "report", "sources", i + 1, "path", NULL, r->sources[i]);
+        csv_line(out, "report", "sources", i + 1, "path", NULL, r->sources[i], true);
     for (int i = 0; i < r->nnotes; i++)
-        csv_line(out, "report", "notes", i + 1, "note", NULL, r->notes[i]);
+        csv_line(out, "report", "notes", i + 1, "note", NULL, r->notes[i], true);
     for (int i = 0; i < r->nsections; i++) {
         const dg_rep_section *s = &r->sections[i];
         int ntext = 0;
         for (int j = 0; j < s->nitems; j++) {
             const dg_rep_item *it = &s->items[j];
             if (it->kind == DG_ITEM_TEXT)
-                csv_line(out, s->id, "text", ++ntext, "text", NULL, it->text);
+                csv_line(out, s->id, "text", ++ntext, "text", NULL, it->text, true);
             else
                 each_table(out, s, it, csv_table, NULL);
         }

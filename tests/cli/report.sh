@@ -126,6 +126,20 @@ case "$row" in *faster*) ;; *) fail "a1 vs b1 p95: $row" ;; esac
 checks=$((checks + 1))
 row=$(cmp_line compare/a-reps compare/b-reps throughput)
 case "$row" in *"no significant difference"*"repeats: 3 vs 3 runs"*) ;; *) fail "a-reps vs b-reps: $row" ;; esac
+# CSV: text that a spreadsheet would run as a formula is defused with a leading apostrophe
+checks=$((checks + 1))
+"$PY" - "$RES/small.json" "$TMP/formula.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["run"]["workload"] = "=HYPERLINK(\"http://x\")"
+d["errors"][0]["message"] = "@SUM(1+1)"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$DBGAUGE" report --format csv "$TMP/formula.json" >"$TMP/formula.csv"
+if grep -qE '(^|,)"?[=@+]' "$TMP/formula.csv" || ! grep -q "\"'=HYPERLINK" "$TMP/formula.csv"; then
+  fail "CSV cells starting with = @ + are not defused: $(grep -E '[=@]' "$TMP/formula.csv" | head -3)"
+fi
+
 # runs of different workloads are refused; other differences are said at the top
 checks=$((checks + 1))
 "$PY" - "$RES/compare/b1.json" "$TMP/b1-tpcc.json" "$TMP/b1-pg.json" <<'PY'
