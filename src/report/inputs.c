@@ -109,6 +109,15 @@ static int add_experiment(dg_rep_set *s, const char *dir, const char *index, dg_
     {
         const char *file = json_string_value(json_object_get(pt, "file"));
         const char *id = json_string_value(json_object_get(pt, "id"));
+        /* a point's file lives in the sweep's directory: an index (written by someone
+         * else, perhaps) that names another place is refused, not followed */
+        if (file && (!*file || strchr(file, '/') || !strcmp(file, "..") || !strcmp(file, "."))) {
+            rc = dg_err_fail(err, DG_E_PARSE,
+                             "%s: point %s names the file '%s', which is not a file in the sweep's "
+                             "directory",
+                             index, id ? id : "?", file);
+            break;
+        }
         const char *status = json_string_value(json_object_get(pt, "status"));
         char *ptext = params_text(json_object_get(pt, "params"));
         char *path = file ? join_path(dir, file) : NULL;

@@ -170,6 +170,14 @@ html_check "$TMP/cmp.html" structure svgs=2 "title=B relative to A, with 95% con
 printf '{"dbgauge": {"version": "0.1.0", "format": 1},\n "run": {"workload": "tpcb",,}}\n' >"$TMP/bad.json"
 echo '{"hello": 1}' >"$TMP/other.json"
 mkdir -p "$TMP/empty"
+# a sweep index that points outside its directory
+mkdir -p "$TMP/evil" && cp "$RES"/sweep/*.json "$TMP/evil/"
+"$PY" - "$TMP/evil/experiment.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["points"][0]["file"] = "../small.json"
+json.dump(d, open(sys.argv[1], "w"))
+PY
 while IFS='|' read -r args code text; do
   args=$(echo "$args" | sed 's/ *$//'); code=$(echo "$code" | tr -d ' '); text=$(echo "$text" | sed 's/^ *//')
   [ -z "$args" ] && continue
@@ -199,6 +207,7 @@ report -o /nonexistent-dir/out.html $RES/small.json | 1 | cannot write report '/
 compare $RES/small.json                            | 1 | compare needs two result files or directories (A B), got 1
 compare -o out.html $RES/small.json bad.json       | 1 | bad.json:2:29: error:
 compare $RES/small.json $RES/small.json            | 0 |
+report -o out.html evil                            | 1 | names the file '../small.json', which is not a file in the sweep's directory
 TABLE
 checks=$((checks + 1))
 ls "$TMP" | grep -q '\.tmp\.' && fail "a temporary file was left behind after errors"
