@@ -59,6 +59,22 @@ int dg_workload_open(const dg_wl_config *cfg, dg_workload **out, dg_err *err)
                 return DG_E_INVAL;
             }
         }
+        /* --wl-opt names the definition does not declare are refused, not ignored */
+        for (int i = 0; i < cfg->noptions; i++) {
+            bool known = false;
+            for (const char *const *o = (*d)->options; o && *o; o++)
+                known |= !strcmp(*o, cfg->options[i].name);
+            if (!known) {
+                dg_strbuf sb = DG_STRBUF_INIT;
+                for (const char *const *o = (*d)->options; o && *o; o++)
+                    dg_sb_printf(&sb, "%s%s", sb.len ? ", " : "", *o);
+                dg_err_fail(err, DG_E_INVAL, "unknown --wl-opt '%s' for workload '%s' (%s%s)",
+                            cfg->options[i].name, (*d)->name, sb.len ? "known: " : "it takes none",
+                            dg_sb_str(&sb));
+                dg_sb_free(&sb);
+                return DG_E_INVAL;
+            }
+        }
         dg_workload *wl = NULL;
         int rc = (*d)->open(*d, cfg, &wl, err);
         if (rc)

@@ -150,6 +150,8 @@ typedef struct dg_workload_def {
     const char *name;
     const char *summary;
     const char *const *variants; /* NULL-terminated, NULL if none */
+    const char *const *options;  /* the --wl-opt names it reads, NULL-terminated; NULL: none
+                                    (dg_workload_open refuses any other name) */
     int64_t default_scale;
     int (*open)(const struct dg_workload_def *def, const dg_wl_config *cfg, dg_workload **out,
                 dg_err *err);

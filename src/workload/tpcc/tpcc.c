@@ -306,11 +306,14 @@ static int tpcc_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     return 0;
 }
 
+static const char *const tpcc_options[] = {"check", "gen_only", NULL};
+
 const dg_workload_def dg_workload_tpcc = {
     .name = "tpcc",
     .summary = "TPC-C: 9 tables per warehouse, New-Order/Payment/Order-Status/Delivery/"
                "Stock-Level (45/43/4/4/4), tpmC",
     .variants = NULL,
+    .options = tpcc_options,
     .default_scale = 1,
     .open = tpcc_open,
 };
