@@ -131,7 +131,18 @@ static int apply_setting(sl_conn *c, const char *name, const char *value, dg_err
         sqlite3_busy_timeout(c->db, c->busy_timeout_ms);
         return 0;
     }
+    /* SQLite ignores a PRAGMA it does not know: a typo would pass unnoticed */
     char sql[256];
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_pragma_list WHERE name = '%s'", name);
+    sqlite3_stmt *q = NULL;
+    bool known = sqlite3_prepare_v2(c->db, sql, -1, &q, NULL) == SQLITE_OK &&
+                 sqlite3_step(q) == SQLITE_ROW && sqlite3_column_int(q, 0) > 0;
+    sqlite3_finalize(q);
+    if (!known)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "unknown SQLite setting '%s' (neither a dbgauge setting nor a PRAGMA "
+                          "this SQLite knows; 'dbgauge list' shows the settings)",
+                          name);
     snprintf(sql, sizeof sql, "PRAGMA %s=%s", name, value);
     int rc = exec_sql(c, sql, err);
     if (rc)
