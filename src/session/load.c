@@ -8,6 +8,7 @@
 #include "session/session.h"
 
 #include "core/clock.h"
+#include "core/signals.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "results/doc.h"
@@ -107,8 +108,13 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     if (cfg->ui && cfg->ui->load_begin)
         cfg->ui->load_begin(cfg->ui->arg, wl, conn->url_redacted, ld.jobs, cfg->seed);
 
+    /* Ctrl-C stops the load at the next unit of work with a message, not silently */
+    dg_sigsave saved;
+    dg_loader_clear_stop();
+    dg_signals_catch(dg_loader_request_stop, &saved);
     int64_t t0 = dg_now_ns();
     int rc = wl->ops->load(wl, &ld, err);
+    dg_signals_restore(&saved);
     if (rc == 0 && conn->dialect->post_load_sql)
         rc = dg_exec(conn, conn->dialect->post_load_sql, err);
     double secs = (double)(dg_now_ns() - t0) / DG_NS_PER_S;

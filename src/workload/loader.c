@@ -55,6 +55,20 @@ void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes)
     atomic_fetch_add_explicit(&ld->bytes_done, bytes, memory_order_relaxed);
 }
 
+/* A stop request (Ctrl-C during a load): jobs stop before their next unit. */
+static atomic_int g_load_stop;
+
+void dg_loader_request_stop(int signo)
+{
+    (void)signo;
+    atomic_store(&g_load_stop, 1);
+}
+
+void dg_loader_clear_stop(void)
+{
+    atomic_store(&g_load_stop, 0);
+}
+
 typedef struct job_ctx {
     dg_loader *ld;
     int (*fn)(dg_loader *, dg_conn *, int, void *, dg_err *);
@@ -106,6 +120,11 @@ static void *job_main(void *arg)
         int unit = atomic_fetch_add(&c->next_unit, 1);
         if (unit >= c->nunits)
             break;
+        if (atomic_load(&g_load_stop)) {
+            dg_err_fail(&e, DG_E_STOPPED, "interrupted");
+            job_fail(c, DG_E_STOPPED, &e);
+            break;
+        }
         int rc = c->fn(c->ld, j->conn, unit, c->arg, &e);
         if (rc) {
             job_fail(c, rc, &e);

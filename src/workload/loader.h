@@ -61,6 +61,12 @@ void dg_loader_step_begin(dg_loader *ld, const char *kind, const char *fmt, ...)
 /* Ends the current step with its row and byte counts and reports it. */
 void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes);
 
+/* Asks running loads to stop before their next unit of work (async-signal-safe: a
+ * SIGINT handler may call it); they then fail with DG_E_STOPPED. Cleared by
+ * dg_loader_clear_stop(). */
+void dg_loader_request_stop(int signo);
+void dg_loader_clear_stop(void);
+
 /* Adds to the progress counters (thread-safe, lock-free). */
 void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes);
 

@@ -219,4 +219,14 @@ json "$TMP/k.json" "d['run']['keying_think'] and d['totals']['transactions'] <= 
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --keying-think --think-time 10
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --wl-opt nonsense=1
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcb --keying-think -T 1s
+
+# ---- Ctrl-C during a load: it stops at the next unit, says so and exits 2 -------------------
+"$DBGAUGE" load --db "sqlite:$TMP/int.db" --workload tpcc --scale 8 > "$TMP/int.out" 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+set +e; wait $pid; rc=$?; set -e
+[ $rc = 2 ] || { cat "$TMP/int.out" >&2; fail "interrupted load exited $rc, expected 2"; }
+grep -q "loading tpcc failed: .*interrupted" "$TMP/int.out" && grep -q "partial load" "$TMP/int.out" \
+  || { cat "$TMP/int.out" >&2; fail "interrupted load did not say so"; }
 exit 0
