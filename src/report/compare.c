@@ -355,7 +355,9 @@ static const char *side_common(const dg_rep_set *s, const char *path)
 int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, dg_err *err)
 {
     const char *wa = side_common(a, "run.workload"), *wb = side_common(b, "run.workload");
-    if (wa && wb && strcmp(wa, wb) != 0)
+    /* variants of one workload ("tpcb", "tpcb:select-only") are noted, not refused */
+    size_t la = wa ? strcspn(wa, ":") : 0, lb = wb ? strcspn(wb, ":") : 0;
+    if (wa && wb && (la != lb || strncmp(wa, wb, la) != 0))
         return dg_err_fail(err, DG_E_INVAL,
                            "A ran workload '%s' and B ran '%s': their transactions are not the same "
                            "work, so no verdict would mean anything (compare runs of one workload)",
@@ -369,6 +371,7 @@ static void difference_notes(dg_report *rep, const dg_rep_set *a, const dg_rep_s
     static const struct {
         const char *path, *what;
     } fields[] = {
+        {"run.workload", "workload variants"},
         {"run.backend", "databases"},
         {"server.version", "server versions"},
         {"host.hostname", "machines"},

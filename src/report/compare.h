@@ -25,8 +25,8 @@
  * on the sweep parameters that vary within either side; without such parameters (or
  * without any match) all runs of a side are aggregated as repeats. */
 /* Refuses sides that cannot be compared: runs of different workloads (DG_E_INVAL with a
- * message). Other differences (databases, server versions, machines, sizes) are allowed
- * and noted at the top of the report by dg_compare_build. */
+ * message). Other differences (variants of one workload, databases, server versions,
+ * machines, sizes) are allowed and noted at the top of the report by dg_compare_build. */
 int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, dg_err *err);
 
 dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char *name_a,

@@ -92,6 +92,8 @@ typedef struct dg_doc_monitor {
     int64_t self_max_rss_bytes; /* < 0: unknown (left out) */
     int cache_hit_null_intervals; /* intervals whose cache figure the server had not
                                      published yet: explained in "notes" */
+    int stats_late_intervals; /* intervals whose statistics query the server did not
+                                 answer in time (it stalled): explained in "notes" */
 } dg_doc_monitor;
 json_t *dg_doc_monitor_json(const dg_doc_monitor *m);
 

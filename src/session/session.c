@@ -25,6 +25,7 @@
 #include "results/doc.h"
 #include "results/result.h"
 #include "runner/runner.h"
+#include "session/sampler.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +37,8 @@
 
 typedef struct run_ctx {
     const dg_session_config *cfg;
-    dg_conn *mon;            /* monitor connection: database statistics between intervals */
+    dg_sampler *sampler;     /* reads the monitor connection's statistics on its own thread */
+    int64_t sample_wait_ns;  /* how long an interval waits for its sample */
     char block_device[64];
     json_t *intervals;       /* measured */
     json_t *warm_intervals;
@@ -49,6 +51,10 @@ typedef struct run_ctx {
     int64_t measure_start_ns; /* t_end of the last warmup interval */
     int cache_unpublished;    /* measured intervals with transactions but no new server
                                  cache counters (see the note in the result's monitor) */
+    int stats_late;           /* intervals whose statistics the server did not return in
+                                 time (a stalled server), or that follow one (their delta
+                                 has no start) */
+    bool prev_ok;             /* the previous interval's sample came back */
 } run_ctx;
 
 static double pct_or_nan(double part, double whole)
@@ -67,7 +73,8 @@ static void on_start(void *arg)
     dg_sysample_take(c->block_device, &c->sys_prev);
     c->sys_start[0] = c->sys_prev;
     c->sys_started[0] = true;
-    c->db_ok = dg_stats(c->mon, &c->db_prev, NULL) == 0;
+    c->db_ok = c->sampler && dg_sampler_take(c->sampler, dg_now_ns() + 5 * DG_NS_PER_S, &c->db_prev);
+    c->prev_ok = c->db_ok;
     c->db_phase_start[0] = c->db_prev;
     c->cache_prev_hits = c->cache_prev_misses = -1;
 }
@@ -149,14 +156,16 @@ static void on_interval(void *arg, const dg_interval_report *iv)
     c->sys_prev = now;
     dg_dbstats db;
     all_unknown(&db);
-    if (c->db_ok && dg_stats(c->mon, &db, NULL) != 0)
-        all_unknown(&db);
+    bool have = c->db_ok && dg_sampler_take(c->sampler, dg_now_ns() + c->sample_wait_ns, &db);
     double hit_pct, misses;
     cache_delta(c, &c->db_prev, &db, iv->cache_hits, iv->cache_misses, c->cache_prev_hits,
                 c->cache_prev_misses, &hit_pct, &misses);
     bool warm = iv->phase == DG_PHASE_WARMUP;
-    if (!warm && iv->all->count > 0 && isnan(hit_pct) && db.cache_hits >= 0)
+    if (!warm && c->db_ok && (!have || !c->prev_ok))
+        c->stats_late++;
+    else if (!warm && iv->all->count > 0 && isnan(hit_pct) && db.cache_hits >= 0)
         c->cache_unpublished++;
+    c->prev_ok = have;
     c->db_prev = db;
     c->cache_prev_hits = iv->cache_hits;
     c->cache_prev_misses = iv->cache_misses;
@@ -275,6 +284,7 @@ static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg
     if (getrusage(RUSAGE_SELF, &ru) == 0) /* ru_maxrss is in KiB on Linux */
         m.self_max_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
     m.cache_hit_null_intervals = ctx->cache_unpublished;
+    m.stats_late_intervals = ctx->stats_late;
     return dg_doc_monitor_json(&m);
 }
 
@@ -354,7 +364,14 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         all_unknown(&db_before);
 
     ctx.cfg = cfg;
-    ctx.mon = conn;
+    /* statistics come from their own thread, so a stalled server cannot stall the
+     * interval clock: an interval waits a quarter of itself (0.1 to 1 s) for them */
+    ctx.sampler = dg_sampler_start(conn);
+    ctx.sample_wait_ns = cfg->interval_ns / 4;
+    if (ctx.sample_wait_ns < 100 * DG_NS_PER_MS)
+        ctx.sample_wait_ns = 100 * DG_NS_PER_MS;
+    if (ctx.sample_wait_ns > DG_NS_PER_S)
+        ctx.sample_wait_ns = DG_NS_PER_S;
     ctx.intervals = json_array();
     ctx.warm_intervals = json_array();
     doc = dg_result_new();
@@ -399,7 +416,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
 
     /* ---- the result document ---- */
     dg_dbstats db_after;
-    if (dg_stats(conn, &db_after, NULL))
+    if (!ctx.sampler || !dg_sampler_take(ctx.sampler, dg_now_ns() + 5 * DG_NS_PER_S, &db_after))
         all_unknown(&db_after);
     json_object_set_new(doc, "run", run_json(cfg, conn, &st));
     if (load)
@@ -441,6 +458,11 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     doc = NULL;
     rc = 0;
 out:
+    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S)) {
+        dg_log_warn("the database has not answered its statistics query for seconds: the "
+                    "monitor connection is left behind");
+        conn = NULL; /* the sampler's thread still uses it */
+    }
     if (have_stats)
         dg_run_stats_free(&st);
     json_decref(ctx.intervals);

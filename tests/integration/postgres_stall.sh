@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A server that stalls (every PostgreSQL process stopped with SIGSTOP for 3 s, as a hung
+# host or a long freeze would): interval lines keep their 1 s clock instead of waiting
+# for the server's statistics, the stalled intervals say 0 transactions (no rate made up
+# afterwards), the missing statistics are null and explained, and the run ends on time.
+source "$(dirname "$0")/common.bash"
+url=$(need_server postgres)
+pidfile=${DG_SERVER_DIR:-/tmp/dbgauge-servers}/postgres/data/postmaster.pid
+[ -r "$pidfile" ] || fail "no postmaster.pid at $pidfile (scripts/servers/postgres.sh runs the test server)"
+pm=$(head -n 1 "$pidfile")
+"$DBGAUGE" load --db "$url" -w tpcb --drop -q > /dev/null
+
+"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 2 -T 7s -P 1s -q --json "$TMP/r.json" > "$TMP/out" 2>&1 &
+run=$!
+sleep 2.5
+# the postmaster and its children, from /proc (a minimal system has no pgrep)
+procs="$pm $(awk -v p="$pm" '$4 == p {print $1}' /proc/[0-9]*/stat 2>/dev/null | tr '\n' ' ')"
+kill -STOP $procs
+sleep 3
+kill -CONT $procs
+set +e; wait $run; rc=$?; set -e
+[ $rc = 0 ] || { cat "$TMP/out" >&2; fail "run exited $rc"; }
+json "$TMP/r.json" "[(i['t_s'], i['transactions'], i['cache_hit_pct']) for i in d['intervals']]" >&2
+json "$TMP/r.json" "d['monitor']['notes']" >&2
+# every interval on time: 7 of them, none much longer than 1 s
+json "$TMP/r.json" "len(d['intervals']) == 7 and all(i['dur_s'] < 1.5 for i in d['intervals'])" | grep -q True \
+  || fail "interval lines did not keep their clock through the stall"
+# the stall shows as intervals without transactions, with a rate of 0, not made up later
+json "$TMP/r.json" "any(i['transactions'] == 0 and i['tps'] == 0 for i in d['intervals'])" | grep -q True \
+  || fail "no interval shows the stall"
+# statistics the server did not answer are null, counted and explained
+json "$TMP/r.json" "d['monitor']['stats_late_intervals'] >= 1 and any('did not answer its statistics query' in n for n in d['monitor']['notes'])" | grep -q True \
+  || fail "late statistics not counted or not explained"
+json "$TMP/r.json" "sum(i['cache_hit_pct'] is None for i in d['intervals']) >= d['monitor']['stats_late_intervals']" | grep -q True \
+  || fail "an interval without statistics shows a cache figure"
+json "$TMP/r.json" "d['run']['complete'] and d['totals']['duration_s'] < 8" | grep -q True || fail "the run did not end on time"
+echo "1 passed, 0 failed"
