@@ -275,6 +275,11 @@ struct dg_backend {
     void (*conn_cache_stats)(dg_conn *c, int64_t *hits, int64_t *misses);
     /* True if table exists (in the connection's database / schema). */
     int (*table_exists)(dg_conn *c, const char *table, bool *out, dg_err *err);
+    /* Called from ANOTHER thread while c may be blocked in a call: makes that call return
+     * with an error soon (the connection's socket shut down, or the engine told to stop),
+     * even when the server does not answer. c is unusable afterwards but must still be
+     * closed by its owner. Must not block. */
+    void (*interrupt)(dg_conn *c);
 };
 
 /* Base of every backend connection. A backend's connect allocates it zeroed and may set
@@ -415,6 +420,8 @@ static inline int dg_table_exists(dg_conn *c, const char *table, bool *out, dg_e
     return c->be->table_exists(c, table, out, err);
 }
 static inline bool dg_has_cap(const dg_conn *c, unsigned cap) { return (c->caps & cap) != 0; }
+/* See dg_backend.interrupt: the one call that may come from another thread. */
+static inline void dg_interrupt(dg_conn *c) { c->be->interrupt(c); }
 /* This connection's own cache counters (*hits, *misses); false (both -1) when its
  * counters are not per connection. */
 static inline bool dg_conn_cache_stats(dg_conn *c, int64_t *hits, int64_t *misses)

@@ -1966,6 +1966,15 @@ static int fb_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
     return with_reconnect((fb_conn *)conn, read_server_info, out, err);
 }
 
+/* Asks the engine to stop the attachment's running call (fb_cancel_raise): immediate for
+ * an embedded engine; a server must still be running to act on it. */
+static void fb_interrupt(dg_conn *conn)
+{
+    fb_conn *c = (fb_conn *)conn;
+    ISC_STATUS_ARRAY st;
+    fb_cancel_operation(st, &c->db, fb_cancel_raise);
+}
+
 static int fb_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
 {
     exists_arg a = {table, out};
@@ -2060,5 +2069,6 @@ const dg_backend dg_backend_firebird = {
     .server_info = fb_server_info,
     .conn_cache_stats = fb_conn_cache_stats,
     .table_exists = fb_table_exists,
+    .interrupt = fb_interrupt,
 };
 

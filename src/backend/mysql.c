@@ -63,6 +63,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 extern const dg_backend dg_backend_mysql;
 
@@ -1248,6 +1249,15 @@ static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
     return 0;
 }
 
+/* Shuts the socket down under a blocked client call: it returns as a lost connection at
+ * once, whether or not the server answers. */
+static void my_interrupt(dg_conn *conn)
+{
+    my_socket fd = mysql_get_socket(((my_conn *)conn)->my);
+    if (fd >= 0)
+        shutdown(fd, SHUT_RDWR);
+}
+
 static int my_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
 {
     exists_arg a = {table, out};
@@ -1330,4 +1340,5 @@ const dg_backend dg_backend_mysql = {
     .server_info = my_server_info,
     .conn_cache_stats = NULL,
     .table_exists = my_table_exists,
+    .interrupt = my_interrupt,
 };

@@ -50,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #define COPY_FLUSH_BYTES (256 * 1024)
 #define DEALLOCATE_BATCH 32
@@ -1231,6 +1232,15 @@ static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
     return 0;
 }
 
+/* Shuts the socket down under a blocked libpq call: it returns as a lost connection at
+ * once, whether or not the server answers (a cancel request would need the server). */
+static void pg_interrupt(dg_conn *conn)
+{
+    int fd = PQsocket(((pg_conn *)conn)->pg);
+    if (fd >= 0)
+        shutdown(fd, SHUT_RDWR);
+}
+
 static int pg_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
 {
     exists_arg a = {table, out};
@@ -1314,4 +1324,5 @@ const dg_backend dg_backend_postgres = {
     .server_info = pg_server_info,
     .conn_cache_stats = NULL,
     .table_exists = pg_table_exists,
+    .interrupt = pg_interrupt,
 };

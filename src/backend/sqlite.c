@@ -571,6 +571,11 @@ static int sl_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
     return 0;
 }
 
+static void sl_interrupt(dg_conn *conn)
+{
+    sqlite3_interrupt(((sl_conn *)conn)->db); /* thread-safe by SQLite's contract */
+}
+
 static int sl_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
 {
     sl_conn *c = (sl_conn *)conn;
@@ -658,4 +663,5 @@ const dg_backend dg_backend_sqlite = {
     .server_info = sl_server_info,
     .conn_cache_stats = sl_conn_cache_stats,
     .table_exists = sl_table_exists,
+    .interrupt = sl_interrupt,
 };

@@ -48,6 +48,8 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
         json_object_set_new(j, "complete", json_boolean(r->complete));
         json_object_set_new(j, "stop_reason", json_string(r->stop_reason ? r->stop_reason : ""));
         json_object_set_new(j, "aborted_terminals", json_integer(r->aborted_terminals));
+        json_object_set_new(j, "interrupted_terminals", json_integer(r->interrupted_terminals));
+        json_object_set_new(j, "overrun_s", dg_json_real(r->overrun_s));
     }
     json_object_set_new(j, "scale_unit", json_string(r->scale_unit ? r->scale_unit : ""));
     json_object_set_new(j, "keying_think", json_boolean(r->keying_think));

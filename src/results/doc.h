@@ -46,6 +46,8 @@ typedef struct dg_doc_run {
     bool complete;
     const char *stop_reason;
     int aborted_terminals;
+    int interrupted_terminals; /* still in a database call well after the end */
+    double overrun_s;          /* measured phase longer than asked by this much */
 } dg_doc_run;
 json_t *dg_doc_run_json(const dg_doc_run *r);
 

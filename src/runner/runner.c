@@ -33,6 +33,10 @@
 
 #define RECONNECT_MIN_NS (100 * DG_NS_PER_MS)
 #define RECONNECT_MAX_NS (1 * DG_NS_PER_S) /* a restarted server is found within 1 s */
+/* At the end (or on a stop request) terminals finish the transaction they are in; one
+ * still inside a database call this long after is interrupted (its connection's I/O shut
+ * down), so a server that stopped answering cannot hold the run past its end. */
+#define STUCK_GRACE_NS (2 * DG_NS_PER_S)
 #define SLEEP_SLICE_NS (50 * DG_NS_PER_MS)
 
 /* ---- stop requests -------------------------------------------------------------------- */
@@ -123,6 +127,7 @@ struct run {
     int64_t end_ns;     /* planned end (duration mode), INT64_MAX otherwise */
     atomic_bool start_failed;
     pthread_mutex_t err_lock; /* error registry only: never taken on the measured path */
+    atomic_int interrupted;   /* terminals stop_terminals() had to interrupt */
     dg_run_stats *out;
 };
 
@@ -190,14 +195,21 @@ static void sleep_until_or_stop(int64_t until)
     }
 }
 
+static void close_session(terminal *t);
+
 static int open_session(terminal *t, dg_err *err)
 {
     run *r = t->r;
+    dg_conn *conn = NULL;
     int rc = r->cfg->connect
-                 ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &t->conn, err)
-                 : dg_connect(r->cfg->url, r->cfg->connopts, &t->conn, err);
+                 ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &conn, err)
+                 : dg_connect(r->cfg->url, r->cfg->connopts, &conn, err);
     if (rc)
         return rc;
+    /* t->conn changes under down_lock, so the collector can interrupt it (stop_stuck) */
+    pthread_mutex_lock(&t->down_lock);
+    t->conn = conn;
+    pthread_mutex_unlock(&t->down_lock);
     dg_term term = {
         .id = t->id,
         .nterminals = r->cfg->terminals,
@@ -206,10 +218,8 @@ static int open_session(terminal *t, dg_err *err)
         .scale = r->wl->scale,
     };
     rc = r->wl->ops->term_open(r->wl, &term, &t->wl_state, err);
-    if (rc) {
-        dg_conn_close(t->conn);
-        t->conn = NULL;
-    }
+    if (rc)
+        close_session(t);
     return rc;
 }
 
@@ -218,8 +228,11 @@ static void close_session(terminal *t)
     if (t->wl_state)
         t->r->wl->ops->term_close(t->wl_state);
     t->wl_state = NULL;
-    dg_conn_close(t->conn);
+    pthread_mutex_lock(&t->down_lock);
+    dg_conn *conn = t->conn;
     t->conn = NULL;
+    pthread_mutex_unlock(&t->down_lock);
+    dg_conn_close(conn);
 }
 
 /* After CONN_LOST: reconnect with capped exponential backoff until it works, the run
@@ -450,6 +463,35 @@ out:
 
 /* ---- collector --------------------------------------------------------------------------- */
 
+/* Waits for every terminal to end; those still in a database call after STUCK_GRACE_NS
+ * get their connection interrupted (the call then fails as a lost connection). */
+static void stop_terminals(run *r)
+{
+    int n = r->cfg->terminals;
+    int64_t deadline = dg_now_ns() + STUCK_GRACE_NS;
+    for (;;) {
+        bool all = true;
+        for (int k = 0; k < n; k++)
+            all &= atomic_load(&r->terms[k].done);
+        if (all || dg_now_ns() >= deadline)
+            break;
+        dg_sleep_ns(5 * DG_NS_PER_MS);
+    }
+    for (int k = 0; k < n; k++) {
+        terminal *t = &r->terms[k];
+        if (atomic_load(&t->done))
+            continue;
+        pthread_mutex_lock(&t->down_lock);
+        if (t->conn) {
+            dg_interrupt(t->conn);
+            atomic_fetch_add(&r->interrupted, 1);
+        }
+        pthread_mutex_unlock(&t->down_lock);
+    }
+    for (int k = 0; k < n; k++)
+        pthread_join(r->terms[k].thread, NULL);
+}
+
 static void free_slot(slot *s, int ntx)
 {
     if (!s->tx)
@@ -624,6 +666,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     }
     atomic_init(&r.phase, cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE);
     atomic_init(&r.start_failed, false);
+    atomic_init(&r.interrupted, 0);
     pthread_mutex_init(&r.err_lock, NULL);
     pthread_mutex_init(&r.gate_lock, NULL);
     pthread_cond_init(&r.gate_cond, NULL);
@@ -723,8 +766,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         bool finishing = stop_requested() || all_done(&r) || now >= r.end_ns;
         if (finishing) {
             dg_run_request_stop(0);
-            for (int k = 0; k < n; k++)
-                pthread_join(r.terms[k].thread, NULL);
+            stop_terminals(&r);
             now = dg_now_ns();
             harvest(&r, &iv);
             report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
@@ -768,6 +810,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         out->cache_misses = misses;
     }
     out->aborted_terminals = aborted;
+    out->interrupted_terminals = atomic_load(&r.interrupted);
     int sig = dg_run_stop_signal();
     if (sig) {
         snprintf(out->stop_reason, sizeof out->stop_reason, "interrupted (%s)",

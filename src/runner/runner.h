@@ -82,6 +82,8 @@ typedef struct dg_run_stats {
     uint64_t reconnects;
     int64_t downtime_ns;
     int aborted_terminals;
+    int interrupted_terminals; /* still in a database call well after the end: their
+                                  connections were interrupted */
     bool complete;           /* ran to its planned end with every terminal */
     char stop_reason[64];    /* "duration", "transactions", "interrupted (SIGINT)", ... */
     int nerrors;

@@ -250,6 +250,10 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .complete = st && st->complete,
         .stop_reason = st ? st->stop_reason : NULL,
         .aborted_terminals = st ? st->aborted_terminals : 0,
+        .interrupted_terminals = st ? st->interrupted_terminals : 0,
+        .overrun_s = st && !cfg->transactions && st->phase_ns[DG_PHASE_MEASURE] > cfg->duration_ns
+                         ? (double)(st->phase_ns[DG_PHASE_MEASURE] - cfg->duration_ns) / DG_NS_PER_S
+                         : 0,
     };
     json_t *j = dg_doc_run_json(&r);
     free(names);
@@ -414,9 +418,19 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         goto out;
     }
 
+    /* A run that ended well after its time measured something else than asked (a call
+     * the database did not answer held it): it is not complete, and says why. */
+    double overrun_s = !cfg->transactions && st.phase_ns[DG_PHASE_MEASURE] > cfg->duration_ns
+                           ? (double)(st.phase_ns[DG_PHASE_MEASURE] - cfg->duration_ns) / DG_NS_PER_S
+                           : 0;
+    if (st.complete && overrun_s > 1.0 && overrun_s > 0.1 * (double)cfg->duration_ns / DG_NS_PER_S) {
+        st.complete = false;
+        snprintf(st.stop_reason, sizeof st.stop_reason, "overran its duration by %.1f s", overrun_s);
+    }
+
     /* ---- the result document ---- */
     dg_dbstats db_after;
-    if (!ctx.sampler || !dg_sampler_take(ctx.sampler, dg_now_ns() + 5 * DG_NS_PER_S, &db_after))
+    if (!ctx.sampler || !dg_sampler_take(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S, &db_after))
         all_unknown(&db_after);
     json_object_set_new(doc, "run", run_json(cfg, conn, &st));
     if (load)
@@ -451,14 +465,22 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         json_array_append_new(errs, dg_doc_error_json(st.errors[i].msg, st.errors[i].tx,
                                                       st.errors[i].cls, st.errors[i].count));
     json_object_set_new(doc, "errors", errs);
-    json_object_set_new(doc, "warnings", driver_warnings(doc, conn, cfg));
+    json_t *warnings = driver_warnings(doc, conn, cfg);
+    if (st.interrupted_terminals > 0)
+        json_array_append_new(
+            warnings, json_sprintf("%d terminal%s still inside a database call 2 s after the end: "
+                                   "%s connection%s interrupted (the database did not answer)",
+                                   st.interrupted_terminals, st.interrupted_terminals == 1 ? " was" : "s were",
+                                   st.interrupted_terminals == 1 ? "its" : "their",
+                                   st.interrupted_terminals == 1 ? " was" : "s were"));
+    json_object_set_new(doc, "warnings", warnings);
     if (cfg->extra)
         json_object_update(doc, (json_t *)cfg->extra);
     *doc_out = doc;
     doc = NULL;
     rc = 0;
 out:
-    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S)) {
+    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, dg_now_ns() + DG_NS_PER_S)) {
         dg_log_warn("the database has not answered its statistics query for seconds: the "
                     "monitor connection is left behind");
         conn = NULL; /* the sampler's thread still uses it */

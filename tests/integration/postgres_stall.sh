@@ -3,21 +3,35 @@
 # host or a long freeze would): interval lines keep their 1 s clock instead of waiting
 # for the server's statistics, the stalled intervals say 0 transactions (no rate made up
 # afterwards), the missing statistics are null and explained, and the run ends on time.
+# A stall across the end: terminals still in a call 2 s after it are interrupted, and the
+# run says it overran (incomplete, exit 2) instead of waiting for the server.
 source "$(dirname "$0")/common.bash"
 url=$(need_server postgres)
 pidfile=${DG_SERVER_DIR:-/tmp/dbgauge-servers}/postgres/data/postmaster.pid
 [ -r "$pidfile" ] || fail "no postmaster.pid at $pidfile (scripts/servers/postgres.sh runs the test server)"
 pm=$(head -n 1 "$pidfile")
+# server_procs: the postmaster and its children, from /proc (a minimal system has no
+# pgrep); processes that end while we look are skipped
+server_procs() {
+  local f line rest out=$pm
+  for f in /proc/[0-9]*/stat; do
+    read -r line < "$f" 2>/dev/null || continue
+    rest=${line##*) }            # "STATE PPID ..." after the command name
+    set -- $rest
+    [ "${2:-}" = "$pm" ] && out="$out ${line%% *}"
+  done
+  echo "$out"
+}
 "$DBGAUGE" load --db "$url" -w tpcb --drop -q > /dev/null
 
 "$DBGAUGE" run --db "$url" -w tpcb:select-only -c 2 -T 7s -P 1s -q --json "$TMP/r.json" > "$TMP/out" 2>&1 &
 run=$!
 sleep 2.5
-# the postmaster and its children, from /proc (a minimal system has no pgrep)
-procs="$pm $(awk -v p="$pm" '$4 == p {print $1}' /proc/[0-9]*/stat 2>/dev/null | tr '\n' ' ')"
-kill -STOP $procs
+procs=$(server_procs)
+trap 'kill -CONT $procs 2>/dev/null; rm -rf "$TMP"' EXIT
+kill -STOP $procs 2>/dev/null || true  # a backend may have just exited
 sleep 3
-kill -CONT $procs
+kill -CONT $procs 2>/dev/null || true
 set +e; wait $run; rc=$?; set -e
 [ $rc = 0 ] || { cat "$TMP/out" >&2; fail "run exited $rc"; }
 json "$TMP/r.json" "[(i['t_s'], i['transactions'], i['cache_hit_pct']) for i in d['intervals']]" >&2
@@ -34,4 +48,21 @@ json "$TMP/r.json" "d['monitor']['stats_late_intervals'] >= 1 and any('did not a
 json "$TMP/r.json" "sum(i['cache_hit_pct'] is None for i in d['intervals']) >= d['monitor']['stats_late_intervals']" | grep -q True \
   || fail "an interval without statistics shows a cache figure"
 json "$TMP/r.json" "d['run']['complete'] and d['totals']['duration_s'] < 8" | grep -q True || fail "the run did not end on time"
-echo "1 passed, 0 failed"
+
+# ---- the stall covers the end ----
+"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 2 -T 4s -P 1s -q --json "$TMP/e.json" > "$TMP/out" 2>&1 &
+run=$!
+t0=$(date +%s)
+sleep 3
+procs=$(server_procs)
+kill -STOP $procs 2>/dev/null || true  # a backend may have just exited
+sleep 5
+kill -CONT $procs 2>/dev/null || true
+set +e; wait $run; rc=$?; set -e
+took=$(( $(date +%s) - t0 ))
+note "stall over the end: exit $rc after $took s; $(json "$TMP/e.json" "(d['run']['stop_reason'], d['run']['interrupted_terminals'], d['warnings'])")"
+[ $rc = 2 ] || { cat "$TMP/out" >&2; fail "a run that overran exited $rc, expected 2"; }
+[ $took -le 12 ] || fail "the run took $took s: it waited for the server"
+json "$TMP/e.json" "not d['run']['complete'] and 'overran' in d['run']['stop_reason'] and d['run']['interrupted_terminals'] == 2 and d['run']['overrun_s'] > 1" | grep -q True \
+  || fail "the overrun is not recorded"
+echo "2 passed, 0 failed"
