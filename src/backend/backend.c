@@ -94,63 +94,408 @@ void dg_conn_base_free(dg_conn *c)
 
 /* ---- URLs ------------------------------------------------------------------------------ */
 
-/* Decodes %XX escapes (user names, passwords and parameters may contain them). */
-static char *pct_decode(const char *s, size_t n)
+/*
+ * Redaction works on byte ranges ("spans") of the text as given. The parser records where
+ * each secret is (the user-info password, the value of every parameter whose decoded name
+ * is "password"), and the redacted form is the text with those ranges replaced by "***",
+ * every other byte kept, so a URL without a password comes back unchanged. A text that does
+ * not parse gets conservative spans on top (mask_conservatively): then anything that looks
+ * like a password is masked, at the price of masking too much.
+ */
+typedef struct span {
+    size_t off, len; /* into the text being redacted */
+} span;
+
+typedef struct spans {
+    span *v;
+    int n;
+} spans;
+
+static void spans_add(spans *s, size_t off, size_t len)
 {
-    char *out = xmalloc(n + 1);
+    s->v = xrealloc(s->v, sizeof *s->v * (size_t)(s->n + 1));
+    s->v[s->n].off = off;
+    s->v[s->n].len = len;
+    s->n++;
+}
+
+static int span_cmp(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Appends text[0..n) to sb with every span replaced by "***"; spans that overlap or touch
+ * become one "***". Sorts s. */
+static void add_masked(dg_strbuf *sb, const char *text, size_t n, spans *s)
+{
+    if (s->n > 1)
+        qsort(s->v, (size_t)s->n, sizeof *s->v, span_cmp);
+    size_t pos = 0;
+    for (int i = 0; i < s->n; i++) {
+        size_t off = s->v[i].off, end = off + s->v[i].len;
+        if (end > n)
+            end = n;
+        if (i > 0 && off <= pos) {
+            if (end > pos)
+                pos = end;
+            continue;
+        }
+        dg_sb_addn(sb, text + pos, off - pos);
+        dg_sb_add(sb, "***");
+        pos = end;
+    }
+    dg_sb_addn(sb, text + pos, n - pos);
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Decodes the %XX escapes of s[0..n) (user names, passwords, hosts, paths and parameters
+ * may hold them) into *out (caller frees). Returns false, *out untouched, when a '%' is not
+ * followed by two hex digits or escapes the NUL byte (which would cut the value short).
+ * With lenient set, such a '%' is kept as it is and the call always succeeds. */
+static bool pct_decode_mode(const char *s, size_t n, bool lenient, char **out)
+{
+    char *d = xmalloc(n + 1);
     size_t j = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
-            isxdigit((unsigned char)s[i + 2])) {
-            char hex[3] = {s[i + 1], s[i + 2], 0};
-            out[j++] = (char)strtol(hex, NULL, 16);
-            i += 2;
-        } else {
-            out[j++] = s[i];
+        if (s[i] != '%') {
+            d[j++] = s[i];
+            continue;
+        }
+        int hi = i + 2 < n ? hexval(s[i + 1]) : -1;
+        int lo = i + 2 < n ? hexval(s[i + 2]) : -1;
+        if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+            if (!lenient) {
+                free(d);
+                return false;
+            }
+            d[j++] = s[i];
+            continue;
+        }
+        d[j++] = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    d[j] = '\0';
+    *out = d;
+    return true;
+}
+
+static bool pct_decode(const char *s, size_t n, char **out)
+{
+    return pct_decode_mode(s, n, false, out);
+}
+
+/* Decoded names of the URL parameters that carry a password. Compared without case: a
+ * backend that does not know "PASSWORD" may still pass it on (as a SET, a PRAGMA ...). */
+static bool is_password_param(const char *decoded_name)
+{
+    return !strcasecmp(decoded_name, "password");
+}
+
+/* What a text that did not parse may hide, as spans of text[0..n): a "user:pass@" user
+ * info (up to the LAST '@', wherever it is, after "://" or from the start), and the value
+ * of any parameter-like NAME=VALUE after '?', '&' or ';' whose name (decoded where it can
+ * be) contains "pass" or "pwd". */
+static void mask_conservatively(const char *text, size_t n, spans *sp)
+{
+    const char *sep = NULL;
+    for (size_t i = 0; i + 3 <= n && !sep; i++)
+        if (!memcmp(text + i, "://", 3))
+            sep = text + i;
+    size_t a = sep ? (size_t)(sep - text) + 3 : 0;
+    size_t at = n;
+    for (size_t i = a; i < n; i++)
+        if (text[i] == '@')
+            at = i;
+    if (at < n) {
+        const char *colon = memchr(text + a, ':', at - a);
+        if (colon)
+            spans_add(sp, (size_t)(colon + 1 - text), at - (size_t)(colon + 1 - text));
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] != '?' && text[i] != '&' && text[i] != ';')
+            continue;
+        size_t name = i + 1, e = name;
+        while (e < n && !strchr("=&;?", text[e]))
+            e++;
+        if (e >= n || text[e] != '=')
+            continue;
+        size_t v = e + 1, ve = v;
+        while (ve < n && text[ve] != '&' && text[ve] != ';')
+            ve++;
+        char *dn;
+        pct_decode_mode(text + name, e - name, true, &dn);
+        for (char *c = dn; *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        if (strstr(dn, "pass") || strstr(dn, "pwd"))
+            spans_add(sp, v, ve - v);
+        free(dn);
+    }
+}
+
+/* Parses ?k=v&... (q points after the '?') into u->params; the values of password
+ * parameters become spans (offsets from base). Returns NULL or why the query is refused. */
+static const char *parse_query(dg_url *u, const char *base, const char *q, spans *sp)
+{
+    while (*q) {
+        size_t n = strcspn(q, "&");
+        if (n > 0) {
+            const char *eq = memchr(q, '=', n);
+            size_t nlen = eq ? (size_t)(eq - q) : n;
+            char *name, *value;
+            if (!pct_decode(q, nlen, &name))
+                return "bad %-escape in a parameter name (expected %XX with two hex digits, "
+                       "not %00)";
+            if (eq && is_password_param(name))
+                spans_add(sp, (size_t)(eq + 1 - base), n - nlen - 1);
+            if (!pct_decode(eq ? eq + 1 : q + n, eq ? n - nlen - 1 : 0, &value)) {
+                free(name);
+                return "bad %-escape in a parameter value (expected %XX with two hex digits, "
+                       "not %00)";
+            }
+            u->params = xrealloc(u->params, sizeof *u->params * (size_t)(u->nparams + 1));
+            u->params[u->nparams].name = name;
+            u->params[u->nparams].value = value;
+            u->nparams++;
+        }
+        q += n;
+        if (*q == '&')
+            q++;
+    }
+    return NULL;
+}
+
+#define NO_SCHEME                                                                          \
+    "expected SCHEME:..., e.g. sqlite:bench.db or postgres://user@localhost/db"
+
+/* Parses url into u's fields (not u->redacted) and records the spans of its secrets.
+ * Returns NULL, or why the URL is refused: a fixed text that never quotes the URL. On
+ * failure u holds what was parsed so far (dg_url_free frees it). */
+static const char *parse_url(const char *url, dg_url *u, spans *sp)
+{
+    const char *colon = strchr(url, ':');
+    if (!colon || colon == url)
+        return NO_SCHEME;
+    char *scheme = xstrndup(url, (size_t)(colon - url));
+    for (char *p = scheme; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    u->scheme = xstrdup(canonical_scheme(scheme));
+    free(scheme);
+    const char *rest = colon + 1;
+
+    if (strncmp(rest, "//", 2) != 0) {
+        /* sqlite:PATH, sqlite::memory:, firebird:PATH, firebird:HOST/PORT:PATH; the path is
+         * a file name as typed (no %-decoding) */
+        size_t plen = strcspn(rest, "?");
+        if (plen == 0)
+            return "missing path";
+        u->path = xstrndup(rest, plen);
+        return rest[plen] == '?' ? parse_query(u, url, rest + plen + 1, sp) : NULL;
+    }
+
+    /* scheme://[user[:password]@][host][:port][/path][?query] */
+    const char *auth = rest + 2;
+    const char *auth_end = auth + strcspn(auth, "/?");
+    const char *at = NULL;
+    for (const char *p = auth; p < auth_end; p++)
+        if (*p == '@')
+            at = p; /* the last '@' ends the user info: a password may hold an '@' */
+    const char *hostpart = at ? at + 1 : auth;
+    if (!at && strchr(auth_end, '@')) {
+        /* "u:se/cret@h": a '/' or '?' in the password ended the host part early, and the
+         * password would be read as a port (or a path). Refuse rather than guess. */
+        bool colon_out = false;
+        int depth = 0;
+        for (const char *p = auth; p < auth_end; p++) {
+            depth += *p == '[' ? 1 : *p == ']' ? -1 : 0;
+            colon_out |= *p == ':' && depth == 0;
+        }
+        if (colon_out)
+            return "'@' after the host: write a '/' or '?' in a password as %2F or %3F, and "
+                   "an '@' in a path or parameter as %40";
+    }
+    if (at) {
+        const char *pc = memchr(auth, ':', (size_t)(at - auth));
+        const char *uend = pc ? pc : at;
+        if (!pct_decode(auth, (size_t)(uend - auth), &u->user))
+            return "bad %-escape in the user name (expected %XX with two hex digits, not %00)";
+        if (pc) {
+            spans_add(sp, (size_t)(pc + 1 - url), (size_t)(at - pc - 1));
+            if (!pct_decode(pc + 1, (size_t)(at - pc - 1), &u->password))
+                return "bad %-escape in the password (expected %XX with two hex digits, not "
+                       "%00)";
         }
     }
-    out[j] = '\0';
-    return out;
+    const char *port_colon = NULL;
+    if (*hostpart == '[') { /* [::1]:5432 */
+        const char *rb = memchr(hostpart, ']', (size_t)(auth_end - hostpart));
+        if (!rb)
+            return "unclosed '[' in the host (an IPv6 address is written [::1])";
+        if (rb == hostpart + 1)
+            return "empty IPv6 address '[]'";
+        if (rb + 1 < auth_end && rb[1] != ':')
+            return "unexpected text after ']' (expected :PORT, '/' or '?')";
+        u->host = xstrndup(hostpart + 1, (size_t)(rb - hostpart - 1));
+        if (rb + 1 < auth_end)
+            port_colon = rb + 1;
+    } else {
+        port_colon = memchr(hostpart, ':', (size_t)(auth_end - hostpart));
+        const char *h_end = port_colon ? port_colon : auth_end;
+        if (h_end > hostpart && !pct_decode(hostpart, (size_t)(h_end - hostpart), &u->host))
+            return "bad %-escape in the host (expected %XX with two hex digits, not %00)";
+    }
+    if (port_colon) {
+        const char *ps = port_colon + 1;
+        size_t plen = (size_t)(auth_end - ps);
+        long port = 0;
+        bool bad = plen == 0 || plen > 5;
+        for (size_t i = 0; i < plen && !bad; i++) {
+            bad = !isdigit((unsigned char)ps[i]);
+            port = port * 10 + (ps[i] - '0');
+        }
+        if (bad || port < 1 || port > 65535)
+            return "bad port";
+        u->port = (int)port;
+    }
+    const char *path = auth_end;
+    size_t plen = strcspn(path, "?");
+    if (*path == '/' && plen > 1) {
+        /* postgres://h/db -> "db"; firebird://h//abs/x.fdb -> "/abs/x.fdb" */
+        if (!pct_decode(path + 1, plen - 1, &u->path))
+            return "bad %-escape in the path (expected %XX with two hex digits, not %00)";
+    }
+    return path[plen] == '?' ? parse_query(u, url, path + plen + 1, sp) : NULL;
+}
+
+/* Parses url into *u and sets u->redacted: exact when the URL parses, conservative when it
+ * does not or when its form is one no backend reads (an unknown scheme without "//"). */
+static const char *scan_url(const char *url, dg_url *u)
+{
+    memset(u, 0, sizeof *u);
+    spans sp = {NULL, 0};
+    const char *why = parse_url(url, u, &sp);
+    const char *colon = strchr(url, ':');
+    bool path_form = colon && strncmp(colon + 1, "//", 2) != 0;
+    if (why || (path_form && !dg_backend_lookup(u->scheme)))
+        mask_conservatively(url, strlen(url), &sp);
+    dg_strbuf sb = DG_STRBUF_INIT;
+    add_masked(&sb, url, strlen(url), &sp);
+    u->redacted = dg_sb_take(&sb);
+    free(sp.v);
+    return why;
 }
 
 char *dg_url_redact(const char *url)
 {
-    /* scheme://user:PASSWORD@host... -> scheme://user:***@host... */
-    const char *p = strstr(url, "://");
-    if (!p)
-        return xstrdup(url);
-    const char *auth = p + 3;
-    const char *end = auth + strcspn(auth, "/?");
-    const char *at = NULL;
-    for (const char *q = auth; q < end; q++)
-        if (*q == '@')
-            at = q; /* the last '@' before the path ends the user info */
+    dg_url u;
+    scan_url(url, &u);
+    char *r = u.redacted;
+    u.redacted = NULL;
+    dg_url_free(&u);
+    return r;
+}
+
+static bool is_scheme_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '+' || c == '-' || c == '.';
+}
+
+/* Length of "SCHEME:" when a URL starts at text[i] (a scheme followed by "://", or a known
+ * scheme followed by ':', not inside a longer word), else 0. */
+static size_t url_start(const char *text, size_t i)
+{
+    if (!isalpha((unsigned char)text[i]) || (i > 0 && is_scheme_char(text[i - 1])))
+        return 0;
+    size_t j = i;
+    while (is_scheme_char(text[j]))
+        j++;
+    if (text[j] != ':')
+        return 0;
+    if (strncmp(text + j + 1, "//", 2) == 0)
+        return j + 1 - i;
+    char *scheme = xstrndup(text + i, j - i);
+    for (char *p = scheme; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    bool known = dg_backend_lookup(scheme) != NULL;
+    free(scheme);
+    return known ? j + 1 - i : 0;
+}
+
+/* Appends text[0..n), which holds no URL, masking the VALUE of any NAME=VALUE whose name
+ * ends in "password" or "passwd" (PGPASSWORD=..., --conn password=...). */
+static void add_free_text(dg_strbuf *sb, const char *text, size_t n)
+{
+    spans sp = {NULL, 0};
+    for (size_t e = 0; e < n; e++) {
+        if (text[e] != '=')
+            continue;
+        size_t b = e;
+        while (b > 0 && (isalnum((unsigned char)text[b - 1]) || strchr("_.-", text[b - 1])))
+            b--;
+        char *name = xstrndup(text + b, e - b);
+        for (char *p = name; *p; p++)
+            *p = (char)tolower((unsigned char)*p);
+        size_t len = strlen(name);
+        bool secret = (len >= 8 && !strcmp(name + len - 8, "password")) ||
+                      (len >= 6 && !strcmp(name + len - 6, "passwd"));
+        free(name);
+        if (!secret)
+            continue;
+        size_t ve = e + 1;
+        while (ve < n && !isspace((unsigned char)text[ve]) && !strchr("'\"`&;", text[ve]))
+            ve++;
+        spans_add(&sp, e + 1, ve - e - 1);
+        e = ve > e ? ve - 1 : e;
+    }
+    add_masked(sb, text, n, &sp);
+    free(sp.v);
+}
+
+char *dg_url_redact_text(const char *text)
+{
     dg_strbuf sb = DG_STRBUF_INIT;
-    if (at) {
-        const char *colon = memchr(auth, ':', (size_t)(at - auth));
-        if (colon) {
-            dg_sb_addn(&sb, url, (size_t)(colon + 1 - url));
-            dg_sb_add(&sb, "***");
-            dg_sb_add(&sb, at);
-        } else {
-            dg_sb_add(&sb, url);
+    size_t n = strlen(text), done = 0, i = 0;
+    while (i < n) {
+        size_t sl = url_start(text, i);
+        if (!sl) {
+            i++;
+            continue;
         }
-    } else {
-        dg_sb_add(&sb, url);
+        /* the URL ends at white space, a quote, or a ',' that starts another URL
+         * (--vary db=A,B) */
+        size_t e = i + sl;
+        while (e < n && !isspace((unsigned char)text[e]) && !strchr("'\"`", text[e]) &&
+               !(text[e] == ',' && url_start(text, e + 1)))
+            e++;
+        add_free_text(&sb, text + done, i - done);
+        char *url = xstrndup(text + i, e - i);
+        char *r = dg_url_redact(url);
+        dg_sb_add(&sb, r);
+        free(r);
+        free(url);
+        done = i = e;
     }
-    /* password=... in the query string */
-    char *s = dg_sb_take(&sb);
-    char *pw = strstr(s, "password=");
-    if (pw && (pw[-1] == '?' || pw[-1] == '&')) {
-        char *vend = pw + 9 + strcspn(pw + 9, "&");
-        dg_strbuf r = DG_STRBUF_INIT;
-        dg_sb_addn(&r, s, (size_t)(pw + 9 - s));
-        dg_sb_add(&r, "***");
-        dg_sb_add(&r, vend);
-        free(s);
-        s = dg_sb_take(&r);
-    }
-    return s;
+    add_free_text(&sb, text + done, n - done);
+    return dg_sb_take(&sb);
+}
+
+/* The password of URLs that carry none (--password-file, DBGAUGE_PASSWORD); owned here. */
+static char *default_password;
+
+void dg_url_set_default_password(const char *password)
+{
+    free(default_password);
+    default_password = password ? xstrdup(password) : NULL;
 }
 
 void dg_url_free(dg_url *u)
@@ -171,124 +516,20 @@ void dg_url_free(dg_url *u)
     memset(u, 0, sizeof *u);
 }
 
-static void parse_query(dg_url *u, const char *q)
-{
-    while (*q) {
-        size_t n = strcspn(q, "&");
-        const char *eq = memchr(q, '=', n);
-        if (n > 0) {
-            u->params = xrealloc(u->params, sizeof *u->params * (size_t)(u->nparams + 1));
-            dg_setting *st = &u->params[u->nparams++];
-            if (eq) {
-                st->name = pct_decode(q, (size_t)(eq - q));
-                st->value = pct_decode(eq + 1, n - (size_t)(eq + 1 - q));
-            } else {
-                st->name = pct_decode(q, n);
-                st->value = xstrdup("");
-            }
-        }
-        q += n;
-        if (*q == '&')
-            q++;
-    }
-}
-
 int dg_url_parse(const char *url, dg_url *out, dg_err *err)
 {
     dg_url u;
-    memset(&u, 0, sizeof u);
-    u.redacted = dg_url_redact(url);
-    const char *colon = strchr(url, ':');
-    if (!colon || colon == url) {
-        dg_err_fail(err, DG_E_INVAL,
-                    "invalid database URL '%s': expected SCHEME:..., e.g. sqlite:bench.db or "
-                    "postgres://user@localhost/db",
-                    u.redacted);
+    const char *why = scan_url(url, &u);
+    if (why) {
+        dg_err_fail(err, DG_E_INVAL, "invalid database URL '%s': %s", u.redacted, why);
         dg_url_free(&u);
         return DG_E_INVAL;
     }
-    char *scheme = xstrndup(url, (size_t)(colon - url));
-    for (char *p = scheme; *p; p++)
-        *p = (char)tolower((unsigned char)*p);
-    u.scheme = xstrdup(canonical_scheme(scheme));
-    free(scheme);
-    const char *rest = colon + 1;
-
-    if (strncmp(rest, "//", 2) != 0) {
-        /* sqlite:PATH, sqlite::memory:, firebird:PATH (embedded) */
-        if (!*rest) {
-            dg_err_fail(err, DG_E_INVAL, "invalid database URL '%s': missing path", u.redacted);
-            dg_url_free(&u);
-            return DG_E_INVAL;
-        }
-        const char *q = strchr(rest, '?');
-        if (q && strcmp(rest, ":memory:") != 0) {
-            u.path = xstrndup(rest, (size_t)(q - rest));
-            parse_query(&u, q + 1);
-        } else {
-            u.path = xstrdup(rest);
-        }
-        *out = u;
-        return 0;
-    }
-
-    /* scheme://[user[:password]@][host][:port][/path][?query] */
-    const char *auth = rest + 2;
-    const char *auth_end = auth + strcspn(auth, "/?");
-    const char *at = NULL;
-    for (const char *p = auth; p < auth_end; p++)
-        if (*p == '@')
-            at = p;
-    const char *hostpart = auth;
-    if (at) {
-        const char *pc = memchr(auth, ':', (size_t)(at - auth));
-        if (pc) {
-            u.user = pct_decode(auth, (size_t)(pc - auth));
-            u.password = pct_decode(pc + 1, (size_t)(at - pc - 1));
-        } else {
-            u.user = pct_decode(auth, (size_t)(at - auth));
-        }
-        hostpart = at + 1;
-    }
-    const char *hp_end = auth_end;
-    const char *port_colon = NULL;
-    if (*hostpart == '[') { /* [::1]:5432 */
-        const char *rb = memchr(hostpart, ']', (size_t)(hp_end - hostpart));
-        if (rb) {
-            u.host = xstrndup(hostpart + 1, (size_t)(rb - hostpart - 1));
-            if (rb + 1 < hp_end && rb[1] == ':')
-                port_colon = rb + 1;
-        }
-    } else {
-        port_colon = memchr(hostpart, ':', (size_t)(hp_end - hostpart));
-        const char *h_end = port_colon ? port_colon : hp_end;
-        if (h_end > hostpart)
-            u.host = pct_decode(hostpart, (size_t)(h_end - hostpart));
-    }
-    if (port_colon) {
-        char *ps = xstrndup(port_colon + 1, (size_t)(hp_end - port_colon - 1));
-        char *e;
-        errno = 0;
-        long port = strtol(ps, &e, 10);
-        bool bad = !*ps || *e || errno || port < 1 || port > 65535;
-        free(ps);
-        if (bad) {
-            dg_err_fail(err, DG_E_INVAL, "invalid database URL '%s': bad port", u.redacted);
-            dg_url_free(&u);
-            return DG_E_INVAL;
-        }
-        u.port = (int)port;
-    }
-    const char *path = auth_end;
-    const char *q = strchr(path, '?');
-    const char *path_end = q ? q : path + strlen(path);
-    if (*path == '/') {
-        /* postgres://h/db -> "db"; firebird://h//abs/x.fdb -> "/abs/x.fdb" */
-        if (path_end - path > 1)
-            u.path = pct_decode(path + 1, (size_t)(path_end - path - 1));
-    }
-    if (q)
-        parse_query(&u, q + 1);
+    bool has_password = u.password != NULL;
+    for (int i = 0; i < u.nparams && !has_password; i++)
+        has_password = is_password_param(u.params[i].name);
+    if (!has_password && default_password && strcmp(u.scheme, "sqlite") != 0)
+        u.password = xstrdup(default_password);
     *out = u;
     return 0;
 }

@@ -331,12 +331,35 @@ const dg_backend_entry *dg_backend_lookup(const char *scheme);
 const dg_backend *dg_backend_for_scheme(const char *scheme);
 
 /* Parses a URL. Forms: sqlite:PATH, sqlite::memory:, postgres://user:pass@host:port/db?k=v,
- * mysql://..., firebird://user:pass@host:port//abs/path.fdb, firebird:PATH (embedded).
- * Returns 0, or DG_E_INVAL with a message that shows the redacted URL. */
+ * mysql://..., firebird://user:pass@host:port//abs/path.fdb, firebird:PATH (embedded),
+ * firebird:HOST/PORT:PATH; any of them may end in ?k=v&... User, password, host, the path
+ * of the "//" forms and parameter names and values are %-decoded. Refused (DG_E_INVAL,
+ * class FATAL): no scheme, an empty path, a bad port, an unclosed '[' or text after ']',
+ * a '%' not followed by two hex digits or "%00" in a decoded part, and an '@' after a
+ * HOST:PORT that has no user info (a password with an unencoded '/' or '?': guessing would
+ * show it). The message quotes the redacted URL and never the password. When the URL has
+ * no password (neither user info nor a "password" parameter), out->password is the one
+ * given to dg_url_set_default_password(), except for sqlite. *out written only on success;
+ * free it with dg_url_free(). Thread-safe (once the default password is set). */
 int dg_url_parse(const char *url, dg_url *out, dg_err *err);
+/* Frees what u owns and zeroes it (NULL allowed; a second call is harmless). */
 void dg_url_free(dg_url *u);
-/* A copy of url with any password replaced by "***" (caller frees). */
+/* A copy of url (caller frees) with every password replaced by "***": the user-info
+ * password and the value of each parameter whose decoded name is "password" (any case),
+ * every other byte as given. A text that dg_url_parse() refuses, or a SCHEME:... form of an
+ * unknown scheme, is masked conservatively: a "user:pass@" user info up to the last '@',
+ * and any parameter whose name contains "pass" or "pwd". Same as dg_url.redacted.
+ * Thread-safe. */
 char *dg_url_redact(const char *url);
+/* A copy of text (caller frees) in which every URL-shaped part (SCHEME://..., or a known
+ * scheme followed by ':', up to white space, a quote or a ',' that starts another URL) is
+ * redacted as by dg_url_redact(), and the value of any NAME=VALUE outside URLs whose name
+ * ends in "password" or "passwd" is replaced by "***". For command lines, shell commands
+ * and messages that may quote URLs. Thread-safe. */
+char *dg_url_redact_text(const char *text);
+/* Sets the password dg_url_parse() gives URLs that have none (--password-file,
+ * DBGAUGE_PASSWORD); copied; NULL clears it. Not thread-safe: call before connecting. */
+void dg_url_set_default_password(const char *password);
 
 /* Connects to url: parses it, finds the backend, connects and applies settings.
  * *out is written only on success. */

@@ -45,8 +45,11 @@ static int run_hook(const dg_sweep *s, const dg_sweep_point *pt, const char *tmp
     int st = system(cmd);
     int rc = 0;
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        /* the placeholders are redacted already; a URL typed into the hook is not */
+        char *shown = dg_url_redact_text(cmd);
         dg_log_error("%s hook of %s failed (status %d): %s", what, pt->id,
-                     WIFEXITED(st) ? WEXITSTATUS(st) : -1, cmd);
+                     WIFEXITED(st) ? WEXITSTATUS(st) : -1, shown);
+        free(shown);
         rc = -1;
     }
     free(cmd);
@@ -100,8 +103,7 @@ static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char
     char params[512] = "";
     size_t n = 0;
     for (int p = 0; p < s->nparams && n < sizeof params; p++) {
-        char *v = !strcmp(s->params[p].name, "db") ? dg_url_redact(dg_sweep_value(s, pt, p))
-                                                   : xstrdup(dg_sweep_value(s, pt, p));
+        char *v = dg_sweep_shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
         n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%s", p ? " " : "", s->params[p].name, v);
         free(v);
     }
@@ -205,6 +207,11 @@ int dg_cmd_sweep(dg_options *o)
         int rc = apply_point(&po, &s, &s.points[i], &err);
         if (rc == 0)
             rc = dg_cli_validate(&po, &err);
+        if (rc == 0) { /* a malformed URL fails now, not after the points before it ran */
+            dg_url u;
+            if ((rc = dg_url_parse(po.db, &u, &err)) == 0)
+                dg_url_free(&u);
+        }
         free_added(&po, o);
         if (rc) {
             dg_log_error("%s: %s", s.points[i].id, err.msg);

@@ -13,11 +13,13 @@
 #include "core/xalloc.h"
 #include "report/render.h"
 
+#include <errno.h>
 #include <stddef.h>
-#include <time.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 typedef enum kind {
     K_FLAG,     /* bool */
@@ -57,6 +59,9 @@ typedef struct optdef {
 static const optdef optdefs[] = {
     {"db", 0, K_STRING, "URL", ALL,
      "database URL (default sqlite:dbgauge.db, or $DBGAUGE_DB)", F(db), 0, 0, 0, 0},
+    {"password-file", 0, K_STRING, "FILE", ALL,
+     "password for a URL without one: FILE's first line (else $DBGAUGE_PASSWORD)",
+     F(password_file), 0, 0, 0, 0},
     {"workload", 'w', K_STRING, "NAME", ALL,
      "workload: tpcc (default), tpcb[:select-only|:simple-update], script (see 'dbgauge list')",
      F(workload), 0, 0, 0, 0},
@@ -120,7 +125,8 @@ static const optdef optdefs[] = {
     {"resume", 0, K_FLAG, NULL, DG_CMD_SWEEP, "continue an interrupted sweep in --output-dir",
      F(resume), 0, 0, 0, 0},
     {"before-each", 0, K_STRING, "CMD", DG_CMD_SWEEP,
-     "shell command before each point; {NAME} is replaced by the point's value", F(before_each),
+     "shell command before each point; {NAME} is the point's value (URLs without passwords)",
+     F(before_each),
      0, 0, 0, 0},
     {"after-each", 0, K_STRING, "CMD", DG_CMD_SWEEP, "shell command after each point", F(after_each),
      0, 0, 0, 0},
@@ -290,12 +296,15 @@ static void set_defaults(dg_options *o)
     o->repeat = 1;
 }
 
+/* The command line for result files: every argument with the URLs in it redacted (a
+ * --db value, each value of --vary db=A,B, a URL inside a hook command) and the value of
+ * any NAME=VALUE whose name ends in "password" masked (dg_url_redact_text). */
 static char *join_redacted(int argc, char **argv)
 {
     dg_strbuf sb = DG_STRBUF_INIT;
     dg_sb_add(&sb, "dbgauge");
     for (int i = 0; i < argc; i++) {
-        char *r = dg_url_redact(argv[i]);
+        char *r = dg_url_redact_text(argv[i]);
         bool quote = strpbrk(r, " \t'\"$\\") != NULL;
         dg_sb_printf(&sb, quote ? " '%s'" : " %s", r);
         free(r);
@@ -303,7 +312,7 @@ static char *join_redacted(int argc, char **argv)
     return dg_sb_take(&sb);
 }
 
-int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
+static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
 {
     memset(o, 0, sizeof *o);
     set_defaults(o);
@@ -381,10 +390,79 @@ int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
     return 0;
 }
 
+int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
+{
+    int rc = parse_argv(argc, argv, o, err);
+    if (rc && err) {
+        /* messages quote what was typed: "unexpected argument 'postgres://u:pw@h/db'" */
+        char *shown = dg_url_redact_text(err->msg);
+        snprintf(err->msg, sizeof err->msg, "%s", shown);
+        free(shown);
+    }
+    return rc;
+}
+
+/* Reads the first line of the password file into *out (caller frees). A regular file that
+ * group or others may read is refused, as ssh refuses such a key: the password would not be
+ * in clear on the command line, but it would be on the disk. Pipes and the like
+ * (--password-file <(pass show db)) are taken as they come. */
+static int read_password_file(const char *path, char **out, dg_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return dg_err_fail(err, DG_E_INVAL, "cannot read password file '%s': %s", path,
+                           strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH))) {
+        fclose(f);
+        return dg_err_fail(err, DG_E_INVAL,
+                           "password file '%s' can be read by group or others: make it private "
+                           "(chmod 600 '%s')",
+                           path, path);
+    }
+    char buf[4096];
+    bool got = fgets(buf, sizeof buf, f) != NULL;
+    fclose(f);
+    size_t n = got ? strcspn(buf, "\r\n") : 0;
+    if (got && n == strlen(buf) && n == sizeof buf - 1)
+        return dg_err_fail(err, DG_E_INVAL, "the first line of password file '%s' is too long",
+                           path);
+    if (n == 0)
+        return dg_err_fail(err, DG_E_INVAL, "password file '%s' has no password on its first line",
+                           path);
+    *out = xstrndup(buf, n);
+    memset(buf, 0, sizeof buf);
+    return 0;
+}
+
+/* --password-file, else DBGAUGE_PASSWORD: the password of URLs that have none. Once per
+ * process (a sweep validates each point's copy of the options again). */
+static int set_password(dg_options *o, dg_err *err)
+{
+    if (o->password_set)
+        return 0;
+    if (o->password_file) {
+        char *pw = NULL;
+        int rc = read_password_file(o->password_file, &pw, err);
+        if (rc)
+            return rc;
+        dg_url_set_default_password(pw);
+        free(pw);
+    } else {
+        const char *env = getenv("DBGAUGE_PASSWORD");
+        if (env && *env)
+            dg_url_set_default_password(env);
+    }
+    o->password_set = true;
+    return 0;
+}
+
 int dg_cli_validate(dg_options *o, dg_err *err)
 {
     if (o->help)
         return 0;
+    if ((o->cmd & ALL) && set_password(o, err))
+        return DG_E_INVAL;
     if (o->cmd & REPORTS) {
         dg_rep_format f;
         if (o->cmd == DG_CMD_REPORT && o->nargs < 1)

@@ -37,6 +37,9 @@ typedef struct dg_options {
 
     /* common */
     const char *db;            /* --db / DBGAUGE_DB */
+    const char *password_file; /* --password-file: the password of URLs without one */
+    bool password_set;         /* dg_cli_validate() has set that password (or
+                                  DBGAUGE_PASSWORD's) for dg_url_parse() */
     const char *workload;      /* --workload */
     int64_t scale;             /* --scale (0 = default / from the database) */
     uint64_t size_bytes;       /* --size (load): pick the scale from the size model */
@@ -96,10 +99,13 @@ typedef struct dg_options {
 } dg_options;
 
 /* Parses argv[0..argc) = the command word and its options. Returns 0, or DG_E_INVAL with
- * a message in err. o is reset first; defaults applied; DBGAUGE_DB honoured. */
+ * a message in err (values it quotes are redacted: dg_url_redact_text). o is reset first;
+ * defaults applied; DBGAUGE_DB honoured; o->command_line is argv redacted. */
 int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err);
 
-/* Cross-option checks (after parsing). 0 or DG_E_INVAL with a message. */
+/* Cross-option checks (after parsing). For the commands that connect, also reads the
+ * password of URLs without one (--password-file, else DBGAUGE_PASSWORD) once and hands it
+ * to dg_url_set_default_password(). 0 or DG_E_INVAL with a message (never the password). */
 int dg_cli_validate(dg_options *o, dg_err *err);
 
 /* Frees what dg_cli_parse() allocated. */

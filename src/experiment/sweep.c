@@ -1,4 +1,10 @@
-/* sweep.c - experiment grid, point naming, placeholders and the experiment index. */
+/*
+ * sweep.c - experiment grid, point naming, placeholders and the experiment index.
+ *
+ * Values go out of the process redacted (dg_sweep_shown_value): in file names,
+ * experiment.json, point documents, hook commands and messages. Only the options of a point
+ * (cli/cmd_sweep.c) get the values as given.
+ */
 #include "experiment/sweep.h"
 
 #include "core/strbuf.h"
@@ -9,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const status_names[] = {"pending", "done", "incomplete", "failed", "interrupted"};
 
@@ -43,10 +50,24 @@ static dg_sweep_param *find_param(dg_sweep *s, const char *name)
     return NULL;
 }
 
-/* Values shown in names and indexes: URLs lose their passwords. */
+/* True for a parameter that is a password itself (conn.password, wl.db_passwd). */
+static bool secret_param(const char *name)
+{
+    size_t n = strlen(name);
+    return (n >= 8 && !strcasecmp(name + n - 8, "password")) ||
+           (n >= 6 && !strcasecmp(name + n - 6, "passwd"));
+}
+
+char *dg_sweep_shown_value(const char *name, const char *value)
+{
+    if (secret_param(name))
+        return xstrdup("***");
+    return !strcmp(name, "db") ? dg_url_redact(value) : dg_url_redact_text(value);
+}
+
 static char *shown_value(const char *name, const char *v)
 {
-    return !strcmp(name, "db") ? dg_url_redact(v) : xstrdup(v);
+    return dg_sweep_shown_value(name, v);
 }
 
 /* "p001-terminals=4-conn.cache_size=-2000-r1.json", with characters a file name should
@@ -94,7 +115,9 @@ int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             for (int k = 0; k < p->nvalues; k++)
                 if (!strcmp(p->values[k], tok)) {
-                    rc = dg_err_fail(err, DG_E_INVAL, "--vary %s lists '%s' twice", p->name, tok);
+                    char *shown = shown_value(p->name, tok);
+                    rc = dg_err_fail(err, DG_E_INVAL, "--vary %s lists '%s' twice", p->name, shown);
+                    free(shown);
                     break;
                 }
             if (rc)
@@ -178,7 +201,10 @@ int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmp
         const char *close = strchr(p, '}');
         if (!close) {
             dg_sb_free(&sb);
-            return dg_err_fail(err, DG_E_INVAL, "unterminated '{' in hook command: %s", tmpl);
+            char *shown = dg_url_redact_text(tmpl);
+            dg_err_fail(err, DG_E_INVAL, "unterminated '{' in hook command: %s", shown);
+            free(shown);
+            return DG_E_INVAL;
         }
         char name[128];
         size_t n = (size_t)(close - p - 1);
@@ -199,7 +225,10 @@ int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmp
         } else {
             for (int i = 0; i < s->nparams; i++)
                 if (!strcmp(s->params[i].name, name)) {
-                    dg_sb_add(&sb, dg_sweep_value(s, pt, i));
+                    /* a shell command line is visible to every user of the machine (ps) */
+                    char *v = shown_value(name, dg_sweep_value(s, pt, i));
+                    dg_sb_add(&sb, v);
+                    free(v);
                     found = true;
                 }
         }

@@ -5,7 +5,9 @@
  * can be resumed and reports can find every file.
  *
  * Parameters are named like run options ("terminals", "scale", "db", "rate", ...) or
- * "conn.NAME" for a per-connection setting. Values are kept as the strings the user gave.
+ * "conn.NAME" for a per-connection setting. Values are kept as the strings the user gave,
+ * and shown (file names, experiment.json, hooks, messages) redacted: no password leaves
+ * the process through this module.
  * The first --vary is the outermost loop of the grid; repeats are innermost.
  *
  * This module plans and records; it never runs anything (cli/cmd_sweep.c runs each point
@@ -61,8 +63,16 @@ void dg_sweep_free(dg_sweep *s);
 /* The value of parameter p at point pt (borrowed). */
 const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p);
 
-/* Expands {NAME} (parameter values), {point}, {repeat} and {dir} in tmpl; unknown
- * placeholders are an error. Caller frees *out. */
+/* The value of parameter `name` as it may be shown (caller frees): a "db" URL redacted by
+ * dg_url_redact(); "***" for a parameter that is a password (its name ends in "password"
+ * or "passwd", as conn.password); any other value with the URLs in it redacted
+ * (dg_url_redact_text). */
+char *dg_sweep_shown_value(const char *name, const char *value);
+
+/* Expands {NAME} (parameter values, shown as by dg_sweep_shown_value(): {db} is the URL
+ * without its password, and no placeholder gives the password), {point}, {repeat} and {dir}
+ * in tmpl; unknown placeholders are an error (the message quotes tmpl redacted). Caller
+ * frees *out. */
 int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, char **out,
                     dg_err *err);
 

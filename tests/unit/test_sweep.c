@@ -215,6 +215,11 @@ static void test_plan_errors(void)
         {{{"a=b", "1"}}, 1, "invalid --vary name 'a=b'"},
         {{{"{x}", "1"}}, 1, "invalid --vary name '{x}'"},
         {{{"terminals", "1"}, {"scale", ""}}, 2, "--vary scale has no values"},
+        /* the message shows a listed URL without its password */
+        {{{"db", "postgres://u:secret@h/a,sqlite:b.db,postgres://u:secret@h/a"}},
+         1,
+         "--vary db lists 'postgres://u:***@h/a' twice"},
+        {{{"conn.password", "secret,secret"}}, 1, "--vary conn.password lists '***' twice"},
     };
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         dg_sweep s;
@@ -287,6 +292,69 @@ static void test_expand(void)
         }
     }
     dg_sweep_free(&s);
+}
+
+/* Hooks run on a shell command line, which any user of the machine can read (ps): {db}
+ * is the URL without its password, and no placeholder gives the password. */
+static void test_expand_redacted(void)
+{
+    const dg_setting vary[] = {
+        {"db", "postgres://u:secret@h/a,firebird:h/3050:/p.fdb?user=u&password=secret,"
+               "fb:/p.fdb?pass%77ord=secret"},
+        {"conn.password", "secret"},
+        {"wl.note", "see postgres://v:secret@h2/b"},
+    };
+    dg_sweep s;
+    if (dg_sweep_plan(vary, 3, 1, "/data/exp", "c", &s, NULL) != 0) {
+        DG_CHECK(0);
+        return;
+    }
+    static const char *const want[] = {
+        "postgres://u:***@h/a *** see postgres://v:***@h2/b",
+        "firebird:h/3050:/p.fdb?user=u&password=*** *** see postgres://v:***@h2/b",
+        "fb:/p.fdb?pass%77ord=*** *** see postgres://v:***@h2/b",
+    };
+    DG_CHECK_INT(s.npoints, 3);
+    for (int i = 0; i < s.npoints && i < 3; i++) {
+        char *out = NULL;
+        DG_CHECK_INT(dg_sweep_expand(&s, &s.points[i], "{db} {conn.password} {wl.note}", &out,
+                                     NULL),
+                     0);
+        DG_CHECK_STR(out, want[i]);
+        free(out);
+        /* the values themselves are kept for the run */
+        DG_CHECK(strstr(dg_sweep_value(&s, &s.points[i], 0), "secret") != NULL);
+        DG_CHECK(strstr(s.points[i].file, "secret") == NULL);
+        json_t *j = dg_sweep_point_json(&s, &s.points[i]);
+        char *text = json_dumps(j, JSON_COMPACT);
+        DG_CHECK(strstr(text, "secret") == NULL);
+        free(text);
+        json_decref(j);
+    }
+    dg_err e = DG_ERR_INIT;
+    char *out = NULL;
+    DG_CHECK_INT(dg_sweep_expand(&s, &s.points[0], "psql postgres://u:secret@h/a {db", &out, &e),
+                 DG_E_INVAL);
+    DG_CHECK_STR(e.msg, "unterminated '{' in hook command: psql postgres://u:***@h/a {db");
+    dg_sweep_free(&s);
+
+    static const struct {
+        const char *name, *value, *shown;
+    } shown[] = {
+        {"terminals", "4", "4"},
+        {"db", "postgres://u:secret@h/db?password=secret", "postgres://u:***@h/db?password=***"},
+        {"db", "postgres://u:se/cret@h/db", "postgres://u:***@h/db"}, /* does not parse */
+        {"conn.password", "secret", "***"},
+        {"conn.PASSWORD", "secret", "***"},
+        {"wl.db_passwd", "secret", "***"},
+        {"conn.application_name", "x", "x"},
+        {"conn.options", "password=secret", "password=***"},
+    };
+    for (size_t i = 0; i < sizeof shown / sizeof shown[0]; i++) {
+        char *v = dg_sweep_shown_value(shown[i].name, shown[i].value);
+        DG_CHECK_STR(v, shown[i].shown);
+        free(v);
+    }
 }
 
 static void test_point_json(void)
@@ -501,6 +569,7 @@ int main(void)
     DG_RUN(test_point_files);
     DG_RUN(test_plan_errors);
     DG_RUN(test_expand);
+    DG_RUN(test_expand_redacted);
     DG_RUN(test_point_json);
     DG_RUN(test_index_and_resume);
     DG_RUN(test_resume_partial_index);

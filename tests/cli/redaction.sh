@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Passwords never leave dbgauge in clear. A table of URL forms, each carrying the word
+# SECRET as (or in) its password, against every channel a URL goes out through:
+#   - stdout and stderr of `run`, `load` and `check` that fail: a server port nobody
+#     listens on (127.0.0.1 port 1) or a backend this build lacks, malformed URLs, the URL
+#     given by --db and by DBGAUGE_DB;
+#   - a sweep that works (sqlite) whose --vary db list also holds every server URL, with
+#     hooks that carry server URLs and {db}: its stdout, stderr, every file of its directory
+#     (experiment.json, run.command and run.db of the result files), what the hooks were
+#     given, and `dbgauge report` of it in text, markdown, csv, json and html;
+#   - the password options: --password-file and DBGAUGE_PASSWORD, whose password is in no
+#     output either (and a password file others may read is refused).
+# No server is needed: every server URL fails to connect, fast.
+source "$(dirname "$0")/common.bash"
+
+# url | what it shows: one row per form (redacted form checked on stderr)
+urls=()
+shown=()
+while IFS='|' read -r url show; do
+  url=$(echo "$url" | sed 's/ *$//'); show=$(echo "$show" | sed 's/^ *//')
+  [ -z "$url" ] && continue
+  case "$url" in \#*) continue ;; esac
+  urls+=("$url"); shown+=("$show")
+done <<'TABLE'
+# URL                                                                | shown on stderr as
+postgres://u:SECRET@127.0.0.1:1/db?connect_timeout=1                 | postgres://u:***@127.0.0.1:1/db
+postgresql://127.0.0.1:1/db?connect_timeout=1&password=SECRET        | postgresql://127.0.0.1:1/db?connect_timeout=1&password=***
+mysql://u:SECRET@127.0.0.1:1/db?connect_timeout=1&password=SECRET    | mysql://u:***@127.0.0.1:1/db?connect_timeout=1&password=***
+firebird://u:SECRET@127.0.0.1:1//p.fdb                               | firebird://u:***@127.0.0.1:1//p.fdb
+firebird:127.0.0.1/1:/p.fdb?password=SECRET                          | firebird:127.0.0.1/1:/p.fdb?password=***
+firebird:/nonexistent-dir/p.fdb?user=u&password=SECRET               | firebird:/nonexistent-dir/p.fdb?user=u&password=***
+postgres://127.0.0.1:1/db?connect_timeout=1&pass%77ord=SECRET        | postgres://127.0.0.1:1/db?connect_timeout=1&pass%77ord=***
+postgres://u:SECRET@127.0.0.1:1/db?password=SECRET&password=SECRET   | postgres://u:***@127.0.0.1:1/db?password=***&password=***
+postgres://127.0.0.1:1/db?mypassword=x&password=SECRET               | mypassword=x&password=***
+mysql://u:SECRETpw%40x@127.0.0.1:1/db?connect_timeout=1              | mysql://u:***@127.0.0.1:1/db
+# malformed: refused with a clear message, the password still hidden
+postgres://u:SECRET/x@127.0.0.1:1/db                                 | '@' after the host
+postgres://u:SECRET?x@127.0.0.1:1/db                                 | '@' after the host
+postgres://u:SECRET%zz@127.0.0.1:1/db                                | bad %-escape in the password
+postgres://[::1/db?password=SECRET                                   | unclosed '['
+postgres://[::1]junk/db?password=SECRET                              | unexpected text after ']'
+postgres://u:SECRET@h:99999/db                                       | bad port
+sqlite:?password=SECRET                                              | missing path
+fb:?password=SECRET                                                  | missing path
+TABLE
+
+# no_secret WHAT FILE...: SECRET appears in none of the files
+no_secret() {
+  local what=$1; shift
+  checks=$((checks + 1))
+  if grep -l SECRET "$@" >/dev/null 2>&1; then
+    fail "$what: SECRET in $(grep -l SECRET "$@" | tr '\n' ' ')"
+    grep -h SECRET "$@" | head -3 >&2
+  fi
+}
+
+# ---- failing commands: stdout and stderr ------------------------------------------------------
+for i in "${!urls[@]}"; do
+  url=${urls[$i]}
+  for cmd in "run -T 1s -w tpcb --results-dir res" "load -w tpcb -s 1" "check -w tpcb"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$DBGAUGE" $cmd --db "$url" >"$TMP/out" 2>"$TMP/err"
+    got=$?
+    set -e
+    checks=$((checks + 1))
+    [ "$got" = 1 ] || fail "dbgauge $cmd --db '$url': exit $got, expected 1"
+    no_secret "dbgauge $cmd --db '$url'" "$TMP/out" "$TMP/err"
+    checks=$((checks + 1))
+    grep -qF -- "${shown[$i]}" "$TMP/err" ||
+      fail "dbgauge $cmd --db '$url': stderr lacks '${shown[$i]}': $(cat "$TMP/err")"
+  done
+  # the same URL from the environment
+  set +e
+  DBGAUGE_DB=$url "$DBGAUGE" run -T 1s -w tpcb --results-dir res >"$TMP/out" 2>"$TMP/err"
+  set -e
+  no_secret "DBGAUGE_DB='$url' dbgauge run" "$TMP/out" "$TMP/err"
+done
+checks=$((checks + 1))
+[ ! -e res ] || fail "a failed connection wrote a result file"
+
+# ---- a sweep that works, with every server URL on its command line ------------------------------
+servers=""
+for url in "${urls[@]:0:10}"; do # the ones that parse
+  servers="$servers,$url"
+done
+set +e
+"$DBGAUGE" sweep --vary "db=sqlite:a.db$servers,sqlite:b.db" -w tpcb -s 1 -t 20 -P 0 \
+  --conn cache_size=-2000 \
+  --before-each "true 'postgres://v:SECRET@127.0.0.1:1/x' PGPASSWORD=SECRET; echo {db} >>hooks.log" \
+  --after-each "echo {db} >>hooks.log; test {point} != p002 || false mysql://u:SECRET@h/db" \
+  -o sw >"$TMP/sweep.out" 2>"$TMP/sweep.err"
+got=$?
+set -e
+checks=$((checks + 1))
+[ "$got" = 2 ] || fail "sweep: exit $got, expected 2 (the server points fail): $(cat "$TMP/sweep.err")"
+checks=$((checks + 1))
+n=$(ls sw/p*.json 2>/dev/null | wc -l)
+[ "$n" = 2 ] || fail "sweep: $n result files, expected the 2 sqlite points"
+checks=$((checks + 1))
+grep -q 'after-each hook of p002 failed.*mysql://u:\*\*\*@h/db' "$TMP/sweep.err" ||
+  fail "sweep: no redacted message for the failing hook: $(cat "$TMP/sweep.err")"
+# {db} is the redacted URL: the hooks never saw a password
+checks=$((checks + 1))
+grep -qxF 'postgres://u:***@127.0.0.1:1/db?connect_timeout=1' hooks.log &&
+  grep -qxF 'sqlite:a.db' hooks.log || fail "sweep: hooks were not given the redacted URLs: $(cat hooks.log)"
+checks=$((checks + 1))
+python3 - sw <<'PY' || fail "sweep: run.command or experiment.json lost the other arguments"
+import json, os, sys
+d = sys.argv[1]
+exp = json.load(open(os.path.join(d, "experiment.json")))
+assert "--vary db=sqlite:a.db,postgres://u:***@127.0.0.1:1/db" in exp["command"], exp["command"]
+vals = exp["parameters"][0]["values"]
+assert vals[0] == "sqlite:a.db" and vals[1] == "postgres://u:***@127.0.0.1:1/db?connect_timeout=1", vals
+for f in os.listdir(d):
+    if f.startswith("p"):
+        run = json.load(open(os.path.join(d, f)))["run"]
+        assert run["command"].startswith(exp["command"]), run["command"]
+        assert run["db"].startswith("sqlite:"), run["db"]
+PY
+no_secret "sweep stdout/stderr" "$TMP/sweep.out" "$TMP/sweep.err" hooks.log
+no_secret "sweep directory" -r sw
+for fmt in text markdown csv json html; do
+  checks=$((checks + 1))
+  "$DBGAUGE" report --format "$fmt" sw >"$TMP/report.$fmt" 2>"$TMP/report.err" ||
+    fail "report --format $fmt: $(cat "$TMP/report.err")"
+  no_secret "report --format $fmt" "$TMP/report.$fmt" "$TMP/report.err"
+done
+checks=$((checks + 1))
+"$DBGAUGE" report -o "$TMP/report.html" sw 2>"$TMP/report.err" || fail "report -o: $(cat "$TMP/report.err")"
+no_secret "report -o FILE.html" "$TMP/report.html"
+
+# a single run that works: the result file, its report
+checks=$((checks + 1))
+DBGAUGE_PASSWORD=SECRET "$DBGAUGE" run --db sqlite:a.db -w tpcb -t 10 -P 0 --json one.json \
+  >"$TMP/out" 2>"$TMP/err" || fail "run on sqlite: $(cat "$TMP/err")"
+no_secret "run on sqlite" "$TMP/out" "$TMP/err" one.json
+for fmt in text json html; do
+  "$DBGAUGE" report --format "$fmt" one.json >"$TMP/one.$fmt" 2>&1 || true
+  no_secret "report --format $fmt of one run" "$TMP/one.$fmt"
+done
+
+# ---- the password options -----------------------------------------------------------------------
+printf 'SECRET\n' >pw
+chmod 600 pw
+for cmd in "run -T 1s -w tpcb --json pw-run.json" "check -w tpcb"; do
+  for url in "postgres://u@127.0.0.1:1/db?connect_timeout=1" "mysql://u@127.0.0.1:1/db?connect_timeout=1" \
+    "firebird:127.0.0.1/1:/p.fdb" "sqlite:a.db"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$DBGAUGE" $cmd --db "$url" --password-file pw >"$TMP/out" 2>"$TMP/err"
+    # shellcheck disable=SC2086
+    DBGAUGE_PASSWORD=SECRET "$DBGAUGE" $cmd --db "$url" >"$TMP/out2" 2>"$TMP/err2"
+    set -e
+    no_secret "dbgauge $cmd --db $url with a password" "$TMP/out" "$TMP/err" "$TMP/out2" "$TMP/err2"
+  done
+done
+[ -e pw-run.json ] && no_secret "run --password-file: the result file" pw-run.json
+chmod 644 pw
+set +e
+"$DBGAUGE" check --db sqlite:a.db --password-file pw >"$TMP/out" 2>"$TMP/err"
+got=$?
+set -e
+checks=$((checks + 1))
+[ "$got" = 1 ] && grep -qF "password file 'pw' can be read by group or others" "$TMP/err" ||
+  fail "a password file others may read: exit $got, $(cat "$TMP/err")"
+no_secret "refused password file" "$TMP/out" "$TMP/err"
+finish
