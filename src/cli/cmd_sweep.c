@@ -68,6 +68,19 @@ static void free_added(dg_options *po, const dg_options *base)
     free(po->command_line);
 }
 
+/* Options that say where results go or how dbgauge talks, not what is measured: varying
+ * them would make points that measure the same thing (or lose their results). */
+static bool not_a_parameter(const char *name)
+{
+    static const char *const names[] = {"json", "results-dir", "no-results", "quiet", "q",
+                                        "output-dir", "o", "repeat", "resume", "before-each",
+                                        "after-each", "help", "password-file", NULL};
+    for (const char *const *n = names; *n; n++)
+        if (!strcmp(*n, name))
+            return true;
+    return false;
+}
+
 /* Applies the point's values to po. */
 static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *pt, dg_err *err)
 {
@@ -75,6 +88,11 @@ static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *
         const char *name = s->params[p].name;
         const char *v = dg_sweep_value(s, pt, p);
         int rc;
+        if (not_a_parameter(name))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--vary %s: '%s' says where results go or how dbgauge reports, not "
+                               "what is measured; it cannot be a sweep parameter",
+                               name, name);
         if (!strncmp(name, "conn.", 5)) {
             char *kv = xasprintf("%s=%s", name + 5, v);
             rc = dg_cli_apply(po, DG_CMD_RUN, "conn", kv, err);
