@@ -28,6 +28,7 @@ typedef struct twl {
     bool fail_unknown;         /* the failure leaves the outcome unknown (lost during COMMIT) */
     bool fail_then_succeed;    /* a failing call's retry (same inputs) succeeds */
     int64_t sleep_ns;          /* inside each transaction */
+    int64_t close_sleep_ns;    /* closing a terminal's session takes this long */
     atomic_llong retried_same_input; /* retries that saw the same random input */
 } twl;
 
@@ -93,6 +94,8 @@ static int t_tx_run(void *state, int type, int *outcome, dg_err *err)
 static void t_term_close(void *state)
 {
     tterm *s = state;
+    if (s->w->close_sleep_ns)
+        dg_sleep_ns(s->w->close_sleep_ns);
     dg_stmt_free(s->sel);
     free(s);
 }
@@ -234,6 +237,27 @@ static void test_duration_and_warmup(void)
     DG_CHECK(s.intervals[0] >= 1 && s.intervals[1] >= 1);
     /* latency includes the 200 us sleep */
     DG_CHECK(st.all[1].lat.min_ns >= 200 * DG_NS_PER_US);
+    dg_run_stats_free(&st);
+    free_wl(wl);
+}
+
+/* Closing sessions is not measured time: with 4 terminals each taking 400 ms to close, a
+ * 500 ms run still measures about 500 ms (it measured 900 before). */
+static void test_teardown_not_measured(void)
+{
+    twl w = {.close_sleep_ns = 400 * DG_NS_PER_MS};
+    dg_workload *wl = make_wl(&w, 1, 1);
+    ivsum s;
+    dg_run_config c = base_cfg(&s);
+    c.duration_ns = 500 * DG_NS_PER_MS;
+    dg_run_stats st;
+    dg_err e;
+    int64_t t0 = dg_now_ns();
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    DG_CHECK(dg_now_ns() - t0 >= 900 * DG_NS_PER_MS); /* the closing did happen */
+    DG_CHECK(st.phase_ns[1] >= 500 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[1] < 800 * DG_NS_PER_MS);
+    DG_CHECK(st.complete);
     dg_run_stats_free(&st);
     free_wl(wl);
 }
@@ -516,6 +540,7 @@ int main(void)
 {
     DG_RUN(test_transactions_exact);
     DG_RUN(test_duration_and_warmup);
+    DG_RUN(test_teardown_not_measured);
     DG_RUN(test_retries);
     DG_RUN(test_errors_by_class);
     DG_RUN(test_reconnect_and_outage);
