@@ -12,7 +12,8 @@ build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 
 server_pkgs=(libpq-dev postgresql postgresql-contrib
              libmariadb-dev mariadb-server mariadb-client
              firebird-dev firebird3.0-server firebird3.0-utils
-             libclang-rt-14-dev clang python3 python3-html5lib chromium)
+             libclang-rt-14-dev clang python3 python3-html5lib chromium
+             llvm valgrind) # llvm: llvm-symbolizer for ASan/libFuzzer stack traces
 bench_pkgs=(sysbench)
 
 pkgs=("${build_pkgs[@]}")

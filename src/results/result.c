@@ -91,11 +91,13 @@ int dg_result_read(const char *path, json_t **out, dg_err *err)
         return dg_err_fail(err, DG_E_PARSE, "%s: not a dbgauge result file (no dbgauge.format)",
                            path);
     }
-    if (json_integer_value(fmt) > DG_RESULT_FORMAT) {
+    /* fmt is borrowed from doc: read the number before the document is released */
+    json_int_t format = json_integer_value(fmt);
+    if (format > DG_RESULT_FORMAT) {
         json_decref(doc);
         return dg_err_fail(err, DG_E_PARSE,
                            "%s: result format %lld is newer than this dbgauge understands (%d)",
-                           path, (long long)json_integer_value(fmt), DG_RESULT_FORMAT);
+                           path, (long long)format, DG_RESULT_FORMAT);
     }
     *out = doc;
     return 0;

@@ -4,6 +4,17 @@
 source "$(dirname "$0")/common.bash"
 export DBGAUGE_DB="sqlite:$TMP/never-created.db"
 
+# Bad script files for the -f rows (none gets as far as the database): a flat expression
+# of 14,687 terms (29 kB; it crashed once) ending in a variable that is never set, so the
+# error shows how far parsing got; nesting far beyond the limit; a directory; a sparse
+# file over the 16 MiB limit. /dev/zero is used as it is.
+printf '\\set x %s:nosuch\n' "$(printf '1+%.0s' $(seq 14687))" >flat.sql
+printf '\\set x %s1%s\n' "$(printf '(%.0s' $(seq 43593))" "$(printf ')%.0s' $(seq 43593))" >parens.sql
+printf '\\set x %s1\n' "$(printf -- '- %.0s' $(seq 20000))" >unary.sql
+printf '\\set x %s1%s\n' "$(printf 'abs(%.0s' $(seq 5000))" "$(printf ')%.0s' $(seq 5000))" >calls.sql
+mkdir scripts.d
+truncate -s 17M huge.sql
+
 while IFS='|' read -r args code text; do
   args=$(echo "$args" | sed 's/ *$//'); code=$(echo "$code" | tr -d ' '); text=$(echo "$text" | sed 's/^ *//')
   [ -z "$args" ] && continue
@@ -33,6 +44,12 @@ run --duration 5s --transactions 10          | 1    | --duration and --transacti
 run --report-interval 1ms                    | 1    | --report-interval must be at least 100ms
 run --rate 100 --think-time 5                | 1    | --rate and --think-time exclude each other
 run --rate -5                                | 1    | invalid value '-5' for --rate
+run --rate 0.0000001                         | 1    | --rate 1e-07 is out of range: 0.001 to 1000000000 transactions per second
+run -w tpcc --wl-opt nonsense=1              | 1    | unknown --wl-opt 'nonsense' for workload 'tpcc' (known: check, gen_only)
+run -w tpcb --wl-opt check=full              | 1    | unknown --wl-opt 'check' for workload 'tpcb' (it takes none)
+run --db sqlite:u.db?cahce_size=1 -T 1s      | 1    | unknown SQLite setting 'cahce_size'
+run --db sqlite:u.db?synchronous=bogus -T 1s | 1    | invalid value 'bogus' for sqlite setting 'synchronous'
+sweep --vary json=a.json,b.json -T 1s        | 1    | --vary json: 'json' says where results go
 run --max-tries 0                            | 1    | invalid value '0' for --max-tries
 run --workload nosuch                        | 1    | unknown workload 'nosuch'
 run --workload tpcb:fast                     | 1    | unknown variant 'fast' of workload 'tpcb'
@@ -43,6 +60,13 @@ run --mix new_order=0,payment=0,order_status=0,delivery=0,stock_level=0 | 1 | --
 run -f missing.sql                           | 1    | missing.sql
 run -f x.sql@abc                             | 1    | invalid weight in 'x.sql@abc'
 run --workload tpcb -f x.sql                 | 1    | -f goes with --workload script
+run -f flat.sql                              | 1    | flat.sql:1:29382: error: variable "nosuch" is used but never set
+run -f parens.sql                            | 1    | parens.sql:1:1008: error: expression too deeply nested (limit 1000)
+run -f unary.sql                             | 1    | unary.sql:1:2008: error: expression too deeply nested (limit 1000)
+run -f calls.sql                             | 1    | calls.sql:1:4008: error: expression too deeply nested (limit 1000)
+run -f /dev/zero                             | 1    | script "/dev/zero" is a character device, not a regular file
+run -f scripts.d                             | 1    | script "scripts.d" is a directory, not a regular file
+run -f huge.sql                              | 1    | script "huge.sql" is too large (17825792 bytes; the limit is 16 MiB)
 run -D x=1                                   | 1    | -D defines script variables: it needs -f scripts
 run --conn novalue                           | 1    | invalid value 'novalue' for --conn: expected NAME=VALUE
 run --json out.json --no-results             | 1    | --json and --no-results exclude each other
@@ -53,6 +77,16 @@ load --size 1GB --scale 2                    | 1    | --size and --scale exclude
 run --db nosuchdb://x/y                      | 1    | unknown database type 'nosuchdb'
 run --db 'postgres://u:s3cret@127.0.0.1:1/x?connect_timeout=1' | 1 | u:***@
 run --db sqlite:/nonexistent-dir/x.db -T 1s  | 1    | cannot open SQLite database '/nonexistent-dir/x.db'
+run --db 'postgres://[::1/db'                | 1    | invalid database URL 'postgres://[::1/db': unclosed '[' in the host
+run --db 'postgres://[::1]x/db'              | 1    | unexpected text after ']'
+run --db 'sqlite:?mode=ro'                   | 1    | invalid database URL 'sqlite:?mode=ro': missing path
+run --db 'postgres://h/db%zz'                | 1    | bad %-escape in the path
+run --db 'postgres://u:a/b@h/db'             | 1    | invalid database URL 'postgres://u:***@h/db': '@' after the host
+sweep --vary 'db=sqlite:a.db,postgres://h/%00' | 1  | p002: invalid database URL 'postgres://h/%00': bad %-escape
+run --password-file missing.txt              | 1    | cannot read password file 'missing.txt'
+run 'postgres://u:s3cret@h/db'               | 1    | unexpected argument 'postgres://u:***@h/db'
+run -c 'postgres://u:s3cret@h/db'            | 1    | invalid value 'postgres://u:***@h/db' for -c
+check --password-file missing.txt            | 1    | cannot read password file 'missing.txt'
 check --db sqlite:/nonexistent-dir/x.db      | 1    | cannot open SQLite database
 TABLE
 

@@ -10,6 +10,7 @@
  */
 #include "dgtest.h"
 
+#include "core/strbuf.h"
 #include "workload/script/script.h"
 
 static char debug_text[256];
@@ -571,6 +572,65 @@ static void test_debug_hook(void)
     dg_script_set_free(set);
 }
 
+/* ---- depth ------------------------------------------------------------------------- */
+
+/* "\set r debug(" + pre x n + mid + post x n + ")": the expression built by repetition. */
+static const char *eval_repeated(const char *pre, const char *mid, const char *post, int n)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sb_add(&sb, "\\set r debug(");
+    for (int i = 0; i < n; i++)
+        dg_sb_add(&sb, pre);
+    dg_sb_add(&sb, mid);
+    for (int i = 0; i < n; i++)
+        dg_sb_add(&sb, post);
+    dg_sb_add(&sb, ")\n");
+    const char *got = eval_script(dg_sb_str(&sb), 1);
+    dg_sb_free(&sb);
+    return got;
+}
+
+/* Nesting is bounded with a parse error, never a crash; flat chains of binary operators
+ * are not nesting: any length parses and evaluates (they were a stack overflow once). */
+static void test_depth(void)
+{
+    const char *deep = "parse: expression too deeply nested (limit 1000)";
+    /* debug( is one level: 998 more parentheses and the 1 make 1000 */
+    DG_CHECK_STR(eval_repeated("(", "1", ")", 998), "int 1");
+    DG_CHECK_STR(eval_repeated("(", "1", ")", 999), deep);
+    DG_CHECK_STR(eval_repeated("(", "1", ")", 43593), deep);
+    DG_CHECK_STR(eval_repeated("- ", "1", "", 998), "int 1");
+    DG_CHECK_STR(eval_repeated("- ", "1", "", 20000), deep);
+    DG_CHECK_STR(eval_repeated("+", "1", "", 20000), deep);
+    DG_CHECK_STR(eval_repeated("~", "1", "", 20000), deep);
+    DG_CHECK_STR(eval_repeated("NOT ", "true", "", 20000), deep);
+    DG_CHECK_STR(eval_repeated("abs(", "-7", ")", 20000), deep);
+    DG_CHECK_STR(eval_repeated("least(1, ", "2", ")", 20000), deep);
+    DG_CHECK_STR(eval_repeated("CASE WHEN true THEN ", "1", " END", 20000), deep);
+    DG_CHECK_STR(eval_repeated("1 + (", "1", ")", 20000), deep);
+    DG_CHECK_STR(eval_repeated("true AND (", "true", ")", 20000), deep);
+
+    /* flat: 14,687 terms crashed the release build; ten times more must work */
+    DG_CHECK_STR(eval_repeated("1+", "1", "", 146870), "int 146871");
+    DG_CHECK_STR(eval_repeated("1 - ", "1", "", 20000), "int -19999");
+    DG_CHECK_STR(eval_repeated("3 * ", "1", " / 3", 30), "int 1");
+    DG_CHECK_STR(eval_repeated("1 * ", "5", " / 1", 20000), "int 5");
+    DG_CHECK_STR(eval_repeated("true AND ", "true", "", 20000), "boolean true");
+    DG_CHECK_STR(eval_repeated("false OR ", "true", "", 20000), "boolean true");
+    DG_CHECK_STR(eval_repeated("1 | ", "2", "", 20000), "int 3");
+    DG_CHECK_STR(eval_repeated("(", "1", ") + 1", 500), "int 501"); /* 500 left-deep levels */
+    /* a CASE with many WHEN branches, only the last one true */
+    DG_CHECK_STR(eval_repeated("", "CASE", " WHEN false THEN 1", 20000), /* no END */
+                 "parse: syntax error at \")\", expected WHEN, ELSE or END");
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sb_add(&sb, "\\set r debug(CASE");
+    for (int i = 0; i < 20000; i++)
+        dg_sb_printf(&sb, " WHEN %d = 19999 THEN %d", i, i);
+    dg_sb_add(&sb, " ELSE -1 END)\n");
+    DG_CHECK_STR(eval_script(dg_sb_str(&sb), 1), "int 19999");
+    dg_sb_free(&sb);
+}
+
 int main(void)
 {
     DG_RUN(test_table);
@@ -579,5 +639,6 @@ int main(void)
     DG_RUN(test_random_ranges);
     DG_RUN(test_permute_and_determinism);
     DG_RUN(test_debug_hook);
+    DG_RUN(test_depth);
     DG_TEST_END();
 }

@@ -8,11 +8,14 @@
  * placeholders, parameters, transaction options and the jumps of \if chains.
  */
 #include "dgtest.h"
+#include "dgtest_fs.h"
 
 #include "workload/script/script.h"
 #include "workload/script/script_int.h"
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Malformed scripts (named t.sql) and the whole message of the error. */
 static const struct {
@@ -557,6 +560,114 @@ static void test_hash_text(void)
     dg_script_set_free(set);
 }
 
+/* ---- limits ------------------------------------------------------------------------ */
+
+/* Script files: only regular files up to DG_SCRIPT_MAX_BYTES are read; anything else is
+ * refused before reading (-f /dev/zero used to read until memory ran out). */
+static void test_file_limits(void)
+{
+    char dir[] = "/tmp/dg-test-script-parse-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        DG_CHECK(0);
+        return;
+    }
+    char path[256], want[512];
+    dg_err err;
+    dg_script_set *set = dg_script_set_new();
+
+    DG_CHECK_INT(dg_script_set_add_file(set, dir, 1, &err), DG_E_INVAL);
+    snprintf(want, sizeof want, "script \"%s\" is a directory, not a regular file", dir);
+    DG_CHECK_STR(err.msg, want);
+    DG_CHECK_INT(err.cls, DG_EC_USER);
+
+    DG_CHECK_INT(dg_script_set_add_file(set, "/dev/zero", 1, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "script \"/dev/zero\" is a character device, not a regular file");
+
+    snprintf(path, sizeof path, "%s/fifo.sql", dir);
+    if (mkfifo(path, 0600) == 0) { /* no writer: opening must not wait for one */
+        DG_CHECK_INT(dg_script_set_add_file(set, path, 1, &err), DG_E_INVAL);
+        snprintf(want, sizeof want, "script \"%s\" is a pipe, not a regular file", path);
+        DG_CHECK_STR(err.msg, want);
+    }
+
+    /* a sparse file one byte over the limit, and one at the limit (all NUL bytes: read,
+     * then refused by the parser) */
+    snprintf(path, sizeof path, "%s/huge.sql", dir);
+    FILE *f = fopen(path, "w");
+    DG_CHECK(f != NULL);
+    if (f) {
+        DG_CHECK_INT(ftruncate(fileno(f), DG_SCRIPT_MAX_BYTES + 1), 0);
+        fclose(f);
+        DG_CHECK_INT(dg_script_set_add_file(set, path, 1, &err), DG_E_INVAL);
+        snprintf(want, sizeof want,
+                 "script \"%s\" is too large (16777217 bytes; the limit is 16 MiB)", path);
+        DG_CHECK_STR(err.msg, want);
+        DG_CHECK_INT(truncate(path, DG_SCRIPT_MAX_BYTES), 0);
+        DG_CHECK_INT(dg_script_set_add_file(set, path, 1, &err), DG_E_PARSE);
+        DG_CHECK(strstr(err.msg, "error: NUL byte in script") != NULL);
+    }
+
+    snprintf(path, sizeof path, "%s/ok.sql", dir);
+    f = fopen(path, "w");
+    DG_CHECK(f != NULL);
+    if (f) {
+        fputs("SELECT 1;\n", f);
+        fclose(f);
+        DG_CHECK_INT(dg_script_set_add_file(set, path, 1, &err), 0);
+        DG_CHECK_INT(dg_script_set_finish(set, &err), 0);
+    }
+    dg_script_set_free(set);
+    dgt_remove_tree(dir);
+}
+
+/* Sizes that used to take quadratic time (50,000 nested \if took over a minute, so did
+ * 100,000 variables): the shapes are checked here; scale is what keeps them fast. */
+static void test_large_scripts(void)
+{
+    enum { NIF = 20000, NVAR = 50000, NGSET = 5000 };
+    dg_strbuf sb = DG_STRBUF_INIT;
+    for (int i = 0; i < NIF; i++)
+        dg_sb_add(&sb, "\\if 1\n");
+    dg_sb_add(&sb, "\\set x 1\n");
+    for (int i = 0; i < NIF; i++)
+        dg_sb_add(&sb, "\\endif\n");
+    dg_script_set *set = parse_ok("ifs.sql", dg_sb_str(&sb));
+    const scr_script *sc = &set->scripts[0];
+    DG_CHECK_INT(sc->ncmds, 2 * NIF + 1);
+    DG_CHECK_INT(sc->cmds[0].endif, 2 * NIF);
+    DG_CHECK_INT(sc->cmds[NIF - 1].endif, NIF + 1);
+    DG_CHECK_INT(sc->cmds[NIF].line, NIF + 1);
+    DG_CHECK_INT(sc->cmds[2 * NIF].line, 2 * NIF + 1);
+    dg_script_set_free(set);
+
+    dg_sb_reset(&sb);
+    for (int i = 0; i < NVAR; i++)
+        dg_sb_printf(&sb, "\\set v%d %d\n", i, i);
+    dg_sb_add(&sb, "SELECT :v0, :v49999;\n");
+    set = parse_ok("vars.sql", dg_sb_str(&sb));
+    DG_CHECK_INT(set->nvars, SCR_NBUILTINS + NVAR);
+    DG_CHECK_INT(dg_scr_var_find(set, "v12345", 6), SCR_NBUILTINS + 12345);
+    DG_CHECK_INT(dg_scr_var_find(set, "v123456", 7), -1);
+    DG_CHECK_INT(dg_scr_var_find(set, "scale", 5), SCR_BUILTIN_SCALE);
+    sc = &set->scripts[0];
+    DG_CHECK_INT(sc->cmds[NVAR].params[1], SCR_NBUILTINS + NVAR - 1);
+    dg_script_set_free(set);
+
+    /* many \gset prefixes and many variables only they can set; the last is set by none */
+    dg_sb_reset(&sb);
+    for (int i = 0; i < NGSET; i++)
+        dg_sb_printf(&sb, "SELECT 1 AS a \\gset p%d_\n\\set y%d :p%d_a\n", i, i, i);
+    dg_sb_add(&sb, "\\set z :p_a\n");
+    set = dg_script_set_new();
+    dg_err err;
+    DG_CHECK_INT(dg_script_set_add(set, "g.sql", sb.buf, sb.len, 1, &err), 0);
+    DG_CHECK_INT(dg_script_set_finish(set, &err), DG_E_PARSE);
+    DG_CHECK(strstr(err.msg, "variable \"p_a\" is used but never set") != NULL);
+    dg_script_set_free(set);
+    dg_sb_free(&sb);
+}
+
 int main(void)
 {
     DG_RUN(test_errors);
@@ -567,5 +678,7 @@ int main(void)
     DG_RUN(test_transactions);
     DG_RUN(test_meta_commands);
     DG_RUN(test_hash_text);
+    DG_RUN(test_file_limits);
+    DG_RUN(test_large_scripts);
     DG_TEST_END();
 }

@@ -6,6 +6,13 @@
  * compiler walks the tree and emits byte code for eval.c, resolving variables to slots
  * of the script set and computing the stack depth the code needs.
  *
+ * Depth: the parser recurses once per level of nesting (parentheses, prefix operators,
+ * function arguments, CASE), and refuses more than SCR_MAX_NESTING levels with "expression
+ * too deeply nested", so that no expression can exhaust the C stack. A flat chain of
+ * binary operators is not nesting (the parser loops over it) but makes a tree as deep as
+ * the chain is long, so the compiler walks the tree with an explicit stack, and the
+ * evaluator is a loop over byte code. Every step is linear in the length of the text.
+ *
  * The grammar, precedences and typing follow pgbench (PostgreSQL 15): from loosest to
  * tightest binding OR, AND, NOT (prefix), IS / ISNULL / NOTNULL (postfix), comparisons
  * (non-associative), bitwise | # & << >> and prefix ~, + -, * / %, prefix + and -.
@@ -93,6 +100,7 @@ typedef struct node {
     scr_value val; /* N_CONST */
     int slot;      /* N_VAR */
     int first;     /* first child, -1 if none */
+    int last;      /* last child, -1 if none (appending is O(1)) */
     int next;      /* next sibling, -1 if none */
     int nkids;
 } node;
@@ -103,6 +111,7 @@ typedef struct parser {
     size_t end;   /* end of the expression text */
     size_t pos;   /* lexer position */
     token tok;    /* current token */
+    int nesting;  /* levels of nesting the parser is in (bounded by SCR_MAX_NESTING) */
     node *nodes;
     int nnodes, capnodes;
     dg_err *err;
@@ -337,6 +346,7 @@ static int new_node(parser *ps, nodekind kind)
     memset(n, 0, sizeof *n);
     n->kind = kind;
     n->first = -1;
+    n->last = -1;
     n->next = -1;
     return ps->nnodes++;
 }
@@ -345,14 +355,11 @@ static void add_kid(parser *ps, int parent, int kid)
 {
     node *p = &ps->nodes[parent];
     p->nkids++;
-    if (p->first < 0) {
+    if (p->first < 0)
         p->first = kid;
-        return;
-    }
-    int k = p->first;
-    while (ps->nodes[k].next >= 0)
-        k = ps->nodes[k].next;
-    ps->nodes[k].next = kid;
+    else
+        ps->nodes[p->last].next = kid;
+    p->last = kid;
 }
 
 static int const_int(parser *ps, int64_t v)
@@ -529,8 +536,23 @@ static int parse_case(parser *ps, int *out)
     return next_token(ps);
 }
 
-/* A primary expression, possibly behind prefix operators. */
+static int parse_prefix_nested(parser *ps, int *out);
+
+/* A primary expression, possibly behind prefix operators. Every construct that nests
+ * (parentheses, prefix operators, function calls, CASE) passes through here, so this is
+ * where the depth of the recursion is counted and bounded. */
 static int parse_prefix(parser *ps, int *out)
+{
+    if (ps->nesting >= SCR_MAX_NESTING)
+        return dg_scr_syntax_error(ps->src, ps->tok.pos, ps->err,
+                                   "expression too deeply nested (limit %d)", SCR_MAX_NESTING);
+    ps->nesting++;
+    int rc = parse_prefix_nested(ps, out);
+    ps->nesting--;
+    return rc;
+}
+
+static int parse_prefix_nested(parser *ps, int *out)
 {
     int rc, operand, n;
     token k = ps->tok;
@@ -687,67 +709,120 @@ static int emit(parser *ps, scr_opcode op, int delta)
     return ps->ncode++;
 }
 
-static void compile(parser *ps, int ni)
+/* A node being compiled: the explicit stack of compile(). */
+typedef struct cframe {
+    int node;
+    int state; /* what to do next; see compile() */
+    int kid;   /* N_CALL: next child to compile; N_CASE: current WHEN condition or ELSE */
+    int jump;  /* N_AND / N_OR: the AND1 / OR1 op; N_CASE: its JFALSE op */
+    int ends;  /* N_CASE: the JMP ops to the end, chained through their targets, -1 ends */
+} cframe;
+
+/* Emits the byte code of node root. The tree can be as deep as the expression is long (a
+ * flat chain of N binary operators is a left-deep tree of depth N), so the walk keeps its
+ * own stack of frames instead of recursing. */
+static void compile(parser *ps, int root)
 {
-    const node *n = &ps->nodes[ni];
-    int at, k;
-    switch (n->kind) {
-    case N_CONST:
-        at = emit(ps, OP_CONST, 1);
-        ps->code[at].n = (uint8_t)n->val.type;
-        if (n->val.type == SV_INT)
-            ps->code[at].k.i = n->val.u.i;
-        else if (n->val.type == SV_DOUBLE)
-            ps->code[at].k.d = n->val.u.d;
-        else if (n->val.type == SV_BOOL)
-            ps->code[at].k.b = n->val.u.b;
-        return;
-    case N_VAR:
-        at = emit(ps, OP_VAR, 1);
-        ps->code[at].a = n->slot;
-        return;
-    case N_CALL:
-        for (k = n->first; k >= 0; k = ps->nodes[k].next)
-            compile(ps, k);
-        at = emit(ps, n->op, 1 - n->nkids);
-        ps->code[at].n = (uint8_t)(n->op == OP_IS ? n->isk : n->nkids);
-        return;
-    case N_AND:
-    case N_OR: {
-        int l = n->first, r = ps->nodes[l].next;
-        compile(ps, l);
-        int j = emit(ps, n->kind == N_AND ? OP_AND1 : OP_OR1, -1);
-        compile(ps, r);
-        emit(ps, n->kind == N_AND ? OP_AND2 : OP_OR2, 0);
-        ps->code[j].a = ps->ncode;
-        return;
-    }
-    case N_CASE: {
-        int jumps_to_end[128];
-        int nj = 0;
-        int *ends = jumps_to_end;
-        int cap = (int)(sizeof jumps_to_end / sizeof jumps_to_end[0]);
-        if (n->nkids / 2 > cap)
-            ends = xmalloc((size_t)(n->nkids / 2) * sizeof *ends);
-        k = n->first;
-        while (ps->nodes[k].next >= 0) {
-            int res = ps->nodes[k].next;
-            compile(ps, k);
-            int jf = emit(ps, OP_JFALSE, -1);
-            compile(ps, res);
-            ends[nj++] = emit(ps, OP_JMP, 0);
-            ps->depth -= 1; /* the value left by this branch is counted once, below */
-            ps->code[jf].a = ps->ncode;
-            k = ps->nodes[res].next;
+    cframe *fs = NULL;
+    int nfs = 0, capfs = 0;
+    int push = root; /* node to start next, -1 when resuming the frame on top */
+
+    for (;;) {
+        if (push >= 0) {
+            const node *n = &ps->nodes[push];
+            int at;
+            if (n->kind == N_CONST) {
+                at = emit(ps, OP_CONST, 1);
+                ps->code[at].n = (uint8_t)n->val.type;
+                if (n->val.type == SV_INT)
+                    ps->code[at].k.i = n->val.u.i;
+                else if (n->val.type == SV_DOUBLE)
+                    ps->code[at].k.d = n->val.u.d;
+                else if (n->val.type == SV_BOOL)
+                    ps->code[at].k.b = n->val.u.b;
+                push = -1;
+            } else if (n->kind == N_VAR) {
+                at = emit(ps, OP_VAR, 1);
+                ps->code[at].a = n->slot;
+                push = -1;
+            } else {
+                if (nfs == capfs) {
+                    capfs = capfs ? capfs * 2 : 32;
+                    fs = xrealloc(fs, (size_t)capfs * sizeof *fs);
+                }
+                fs[nfs++] = (cframe){.node = push, .state = 0, .kid = n->first, .jump = -1,
+                                     .ends = -1};
+                push = -1;
+            }
         }
-        compile(ps, k); /* else */
-        for (int i = 0; i < nj; i++)
-            ps->code[ends[i]].a = ps->ncode;
-        if (ends != jumps_to_end)
-            free(ends);
-        return;
+        if (nfs == 0)
+            break;
+        cframe *f = &fs[nfs - 1];
+        const node *n = &ps->nodes[f->node];
+        switch (n->kind) {
+        case N_CALL: /* the arguments in order, then the op */
+            if (f->kid >= 0) {
+                push = f->kid;
+                f->kid = ps->nodes[f->kid].next;
+                continue;
+            }
+            {
+                int at = emit(ps, n->op, 1 - n->nkids);
+                ps->code[at].n = (uint8_t)(n->op == OP_IS ? n->isk : n->nkids);
+            }
+            nfs--;
+            break;
+        case N_AND:
+        case N_OR: /* left, AND1/OR1 (jumps past the right on a decided value), right, AND2/OR2 */
+            if (f->state == 0) {
+                f->state = 1;
+                push = n->first;
+            } else if (f->state == 1) {
+                f->state = 2;
+                f->jump = emit(ps, n->kind == N_AND ? OP_AND1 : OP_OR1, -1);
+                push = ps->nodes[n->first].next;
+            } else {
+                emit(ps, n->kind == N_AND ? OP_AND2 : OP_OR2, 0);
+                ps->code[f->jump].a = ps->ncode;
+                nfs--;
+            }
+            break;
+        case N_CASE: /* per WHEN: cond, JFALSE next, result, JMP end; then ELSE */
+            if (f->state == 0) {
+                if (ps->nodes[f->kid].next >= 0) {
+                    f->state = 1;
+                    push = f->kid; /* a condition */
+                } else {
+                    f->state = 3;
+                    push = f->kid; /* the ELSE */
+                }
+            } else if (f->state == 1) {
+                f->state = 2;
+                f->jump = emit(ps, OP_JFALSE, -1);
+                push = ps->nodes[f->kid].next; /* its result */
+            } else if (f->state == 2) {
+                int j = emit(ps, OP_JMP, 0);
+                ps->code[j].a = f->ends;
+                f->ends = j;
+                ps->depth -= 1; /* the value left by this branch is counted once, by ELSE */
+                ps->code[f->jump].a = ps->ncode;
+                f->kid = ps->nodes[ps->nodes[f->kid].next].next;
+                f->state = 0;
+            } else {
+                for (int j = f->ends; j >= 0;) {
+                    int up = ps->code[j].a;
+                    ps->code[j].a = ps->ncode;
+                    j = up;
+                }
+                nfs--;
+            }
+            break;
+        default:
+            nfs--;
+            break;
+        }
     }
-    }
+    free(fs);
 }
 
 int dg_scr_expr_compile(dg_script_set *set, const scr_src *src, size_t pos, size_t end,

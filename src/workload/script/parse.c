@@ -12,6 +12,10 @@
  * The \if / \elif / \else / \endif structure is checked here and linked into jumps: each
  * \if and \elif points to the next branch of its chain (next) and every member to the
  * chain's \endif (endif).
+ *
+ * Parsing is linear in the length of the script: commands are appended to an array that
+ * grows geometrically, and the line number of each command is counted on from the
+ * previous command's rather than from the start of the text.
  */
 #include "workload/script/script_int.h"
 
@@ -126,6 +130,9 @@ typedef struct parsectx {
         bool has_else;
     } *ifs;
     int nifs, capifs;
+    int capcmds;     /* allocated entries of sc->cmds */
+    size_t line_off; /* line_no is the line of text[line_off] */
+    int line_no;
 } parsectx;
 
 static bool hspace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
@@ -195,17 +202,36 @@ static bool word_eq(const char *t, const word *w, const char *s)
 static int add_cmd(parsectx *cx, const scr_cmd *cmd)
 {
     scr_script *sc = cx->sc;
-    sc->cmds = xrealloc(sc->cmds, (size_t)(sc->ncmds + 1) * sizeof *sc->cmds);
+    if (sc->ncmds == cx->capcmds) {
+        cx->capcmds = cx->capcmds ? cx->capcmds * 2 : 16;
+        sc->cmds = xrealloc(sc->cmds, (size_t)cx->capcmds * sizeof *sc->cmds);
+    }
     sc->cmds[sc->ncmds] = *cmd;
     return sc->ncmds++;
 }
 
-static void init_cmd(scr_cmd *cmd, scr_cmdkind kind, const scr_src *src, size_t offset)
+/* 1-based line of a byte offset, counted on from the previous call: commands come in
+ * text order, so the whole script is scanned once (an earlier offset starts over). */
+static int line_at(parsectx *cx, size_t offset)
+{
+    const char *t = cx->src->text;
+    if (offset < cx->line_off || cx->line_no == 0) {
+        cx->line_off = 0;
+        cx->line_no = 1;
+    }
+    for (size_t i = cx->line_off; i < offset && t[i]; i++)
+        if (t[i] == '\n')
+            cx->line_no++;
+    cx->line_off = offset;
+    return cx->line_no;
+}
+
+static void init_cmd(parsectx *cx, scr_cmd *cmd, scr_cmdkind kind, size_t offset)
 {
     memset(cmd, 0, sizeof *cmd);
     cmd->kind = kind;
     cmd->offset = offset;
-    cmd->line = dg_scr_line_of(src->text, offset);
+    cmd->line = line_at(cx, offset);
     cmd->slot = -1;
     cmd->sleep_slot = -1;
     cmd->next = -1;
@@ -222,7 +248,7 @@ static int meta_set(parsectx *cx, size_t bs, size_t p, size_t end)
         return dg_scr_syntax_error(cx->src, name.pos, cx->err, "invalid variable name \"%.*s\"",
                                    (int)name.len, t + name.pos);
     scr_cmd cmd;
-    init_cmd(&cmd, CMD_SET, cx->src, bs);
+    init_cmd(cx, &cmd, CMD_SET, bs);
     cmd.slot = dg_scr_var_slot(cx->set, t + name.pos, name.len);
     int rc = dg_scr_expr_compile(cx->set, cx->src, p, end, &cmd.expr, cx->err);
     if (rc)
@@ -244,7 +270,7 @@ static int meta_sleep(parsectx *cx, size_t bs, size_t p, size_t end)
     if (n == 3)
         return dg_scr_syntax_error(cx->src, w[2].pos, cx->err, "\\sleep: too many arguments");
     scr_cmd cmd;
-    init_cmd(&cmd, CMD_SLEEP, cx->src, bs);
+    init_cmd(cx, &cmd, CMD_SLEEP, bs);
     const char *a = t + w[0].pos;
     word unit = {0, 0};
     bool have_unit = n == 2;
@@ -356,7 +382,7 @@ static int meta_cond(parsectx *cx, scr_cmdkind kind, size_t bs, size_t p, size_t
             return dg_scr_syntax_error(cx->src, bs, cx->err, "\\%s after \\else", name);
     }
     scr_cmd cmd;
-    init_cmd(&cmd, kind, cx->src, bs);
+    init_cmd(cx, &cmd, kind, bs);
     if (kind == CMD_IF || kind == CMD_ELIF) {
         int rc = dg_scr_expr_compile(cx->set, cx->src, p, end, &cmd.expr, cx->err);
         if (rc)
@@ -451,7 +477,7 @@ int dg_scr_parse(dg_script_set *set, const scr_src *src, scr_script *sc, dg_err 
     for (;;) {
         scr_cmd cmd;
         scr_sqlscan sr;
-        init_cmd(&cmd, CMD_SQL, src, pos);
+        init_cmd(&cx, &cmd, CMD_SQL, pos);
         rc = dg_scr_sql_scan(set, src, pos, &cmd, &sr, err);
         if (rc) {
             free_cmd_parts(&cmd);
@@ -459,7 +485,7 @@ int dg_scr_parse(dg_script_set *set, const scr_src *src, scr_script *sc, dg_err 
         }
         if (!sr.empty) {
             cmd.offset = sr.start;
-            cmd.line = dg_scr_line_of(src->text, sr.start);
+            cmd.line = line_at(&cx, sr.start);
             add_cmd(&cx, &cmd);
         }
         pos = sr.end;

@@ -49,7 +49,12 @@ void dg_script_set_free(dg_script_set *set);
 int dg_script_set_add(dg_script_set *set, const char *name, const char *text, size_t len,
                       double weight, dg_err *err);
 
-/* Reads the file at path and adds it; DG_E_IO if it cannot be read. */
+/* The largest script file dg_script_set_add_file() reads (16 MiB). */
+#define DG_SCRIPT_MAX_BYTES (16 * 1024 * 1024)
+
+/* Reads the file at path and adds it. Returns 0, DG_E_IO if it cannot be read, DG_E_INVAL
+ * if it is not a regular file (a directory, /dev/zero, a pipe: refused before reading) or
+ * is larger than DG_SCRIPT_MAX_BYTES, or what dg_script_set_add() returns. */
 int dg_script_set_add_file(dg_script_set *set, const char *path, double weight, dg_err *err);
 
 /* Defines a variable given with -D NAME=VALUE: an integer if VALUE is one that fits in 64
@@ -76,7 +81,8 @@ void dg_script_set_hash_text(const dg_script_set *set, void (*fn)(void *arg, con
                              void *arg);
 
 /* A VM for one terminal: prepares every SQL command of the set on conn (which may be NULL
- * when the set has no SQL command: expressions only). Built-in variables: scale,
+ * when the set has no SQL command, transaction control included: expressions only; else
+ * DG_E_INVAL). Built-in variables: scale,
  * client_id (= client_id), random_seed and default_seed (= seed), unless -D gave them a
  * value. random() and friends draw from rng (borrowed; must outlive the VM). Returns 0,
  * DG_E_NOMEM, or the backend's error from preparing ("tpcb.sql command 3: ..."). *out

@@ -29,6 +29,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* ---- limits -------------------------------------------------------------------------- */
+
+/* Levels of nesting (parentheses, prefix operators, function calls, CASE) one expression
+ * may have: the parser recurses once per level, and this keeps it far from the end of
+ * the C stack, sanitizers included. Real scripts nest a handful of levels. Deeper
+ * expressions are refused with "expression too deeply nested (limit N)". Documented in
+ * docs/workloads.md. */
+#define SCR_MAX_NESTING 1000
+
 /* ---- values of the expression language ------------------------------------------- */
 
 typedef enum scr_vtype {
@@ -189,6 +198,10 @@ struct dg_script_set {
     scr_var *vars; /* slots 0..SCR_NBUILTINS-1 are the built-ins */
     int nvars;
     int capvars;
+    /* hash index of vars by name: open addressing, slot + 1 per entry, 0 = empty; capidx
+     * is a power of two at least twice nvars */
+    int *varidx;
+    int capidx;
     int nsql;      /* SQL commands over all scripts (statements a VM prepares) */
     int maxstack;  /* deepest expression stack over all scripts */
     int maxparams; /* most '?' in one SQL command */

@@ -3,8 +3,9 @@
  * and the checks of dg_script_set_finish().
  *
  * Layout: the variable table (one namespace for all scripts of the set; slots are
- * indices into set->vars, fixed once assigned, the built-ins first), then the public
- * functions in the order of script.h.
+ * indices into set->vars, fixed once assigned, the built-ins first; found by name through
+ * a hash index, so that a script with many variables loads in linear time), then the
+ * public functions in the order of script.h.
  *
  * Parse-time code allocates with xalloc (exits on out-of-memory), as dg_script_set_new()
  * promises.
@@ -16,21 +17,64 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const builtin_names[SCR_NBUILTINS] = {"scale", "client_id", "random_seed",
                                                           "default_seed"};
 
 /* ---- variable table ------------------------------------------------------------------ */
 
-int dg_scr_var_find(const dg_script_set *set, const char *name, size_t len)
+/* FNV-1a of name[0..len). */
+static uint32_t name_hash(const char *name, size_t len)
 {
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+static bool name_is(const char *n, const char *name, size_t len)
+{
+    return strncmp(n, name, len) == 0 && n[len] == '\0';
+}
+
+/* Rebuilds the hash index from set->vars[0..nvars), growing it to keep the load below
+ * one half. */
+static void reindex(dg_script_set *set)
+{
+    int cap = set->capidx ? set->capidx : 64;
+    while (cap < 2 * (set->nvars + 1))
+        cap *= 2;
+    if (cap != set->capidx) {
+        free(set->varidx);
+        set->varidx = xmalloc((size_t)cap * sizeof *set->varidx);
+        set->capidx = cap;
+    }
+    memset(set->varidx, 0, (size_t)cap * sizeof *set->varidx);
+    uint32_t mask = (uint32_t)cap - 1;
     for (int i = 0; i < set->nvars; i++) {
         const char *n = set->vars[i].name;
-        if (strncmp(n, name, len) == 0 && n[len] == '\0')
+        uint32_t h = name_hash(n, strlen(n)) & mask;
+        while (set->varidx[h] != 0)
+            h = (h + 1) & mask;
+        set->varidx[h] = i + 1;
+    }
+}
+
+int dg_scr_var_find(const dg_script_set *set, const char *name, size_t len)
+{
+    if (set->capidx == 0)
+        return -1;
+    uint32_t mask = (uint32_t)set->capidx - 1;
+    for (uint32_t h = name_hash(name, len) & mask; set->varidx[h] != 0; h = (h + 1) & mask) {
+        int i = set->varidx[h] - 1;
+        if (name_is(set->vars[i].name, name, len))
             return i;
     }
     return -1;
@@ -48,7 +92,17 @@ int dg_scr_var_slot(dg_script_set *set, const char *name, size_t len)
     scr_var *v = &set->vars[set->nvars];
     memset(v, 0, sizeof *v);
     v->name = xstrndup(name, len);
-    return set->nvars++;
+    i = set->nvars++;
+    if (2 * (set->nvars + 1) > set->capidx) {
+        reindex(set);
+    } else {
+        uint32_t mask = (uint32_t)set->capidx - 1;
+        uint32_t h = name_hash(name, len) & mask;
+        while (set->varidx[h] != 0)
+            h = (h + 1) & mask;
+        set->varidx[h] = i + 1;
+    }
+    return i;
 }
 
 void dg_scr_var_use(dg_script_set *set, int slot, int script, size_t offset)
@@ -102,6 +156,7 @@ void dg_script_set_free(dg_script_set *set)
         free(set->vars[i].def_s);
     }
     free(set->vars);
+    free(set->varidx);
     free(set);
 }
 
@@ -163,6 +218,7 @@ int dg_script_set_add(dg_script_set *set, const char *name, const char *text, si
             free(set->vars[i].name);
         set->nvars = old_nvars;
         memcpy(set->vars, saved, (size_t)old_nvars * sizeof *saved);
+        reindex(set);
         free(saved);
         free_script(&sc);
         return rc;
@@ -201,26 +257,72 @@ int dg_script_set_add(dg_script_set *set, const char *name, const char *text, si
     return 0;
 }
 
+/* What a file that is not a regular one is, for messages. */
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISFIFO(mode))
+        return "a pipe";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "a special file";
+}
+
 int dg_script_set_add_file(dg_script_set *set, const char *path, double weight, dg_err *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer before it is refused */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return dg_err_set(err, DG_E_IO, DG_EC_USER, errno, NULL, "cannot open \"%s\": %s", path,
                           strerror(errno));
     dg_strbuf sb = DG_STRBUF_INIT;
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        dg_sb_addn(&sb, buf, n);
+    struct stat st;
     int rc;
-    if (ferror(f)) {
+    if (fstat(fd, &st) != 0) {
         rc = dg_err_set(err, DG_E_IO, DG_EC_USER, errno, NULL, "cannot read \"%s\": %s", path,
                         strerror(errno));
         goto done;
     }
+    if (!S_ISREG(st.st_mode)) {
+        rc = dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                        "script \"%s\" is %s, not a regular file", path, file_kind(st.st_mode));
+        goto done;
+    }
+    if (st.st_size > DG_SCRIPT_MAX_BYTES) {
+        rc = dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                        "script \"%s\" is too large (%lld bytes; the limit is %d MiB)", path,
+                        (long long)st.st_size, DG_SCRIPT_MAX_BYTES >> 20);
+        goto done;
+    }
+    /* the size may change while we read: never read more than the limit allows */
+    char buf[8192];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = dg_err_set(err, DG_E_IO, DG_EC_USER, errno, NULL, "cannot read \"%s\": %s", path,
+                            strerror(errno));
+            goto done;
+        }
+        if (n == 0)
+            break;
+        if (sb.len + (size_t)n > DG_SCRIPT_MAX_BYTES) {
+            rc = dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                            "script \"%s\" is too large (over %d MiB, the limit)", path,
+                            DG_SCRIPT_MAX_BYTES >> 20);
+            goto done;
+        }
+        dg_sb_addn(&sb, buf, (size_t)n);
+    }
     rc = dg_script_set_add(set, path, sb.buf ? sb.buf : "", sb.len, weight, err);
 done:
-    fclose(f);
+    close(fd);
     dg_sb_free(&sb);
     return rc;
 }
@@ -276,18 +378,70 @@ int dg_script_set_define(dg_script_set *set, const char *name, const char *value
     return 0;
 }
 
-/* True if some \gset or \aset of the set can produce variable `name`. */
-static bool gset_may_set(const dg_script_set *set, const char *name)
+/* The prefixes of the set's \gset and \aset commands: a hash set, with the lengths that
+ * occur, so that "can some \gset set this name" costs one pass over the name rather than
+ * one comparison per \gset (a script with many of both would load in quadratic time). */
+typedef struct prefixes {
+    const char **tab; /* open addressing; NULL = empty; cap is a power of two */
+    size_t cap;
+    bool *haslen;     /* haslen[n]: some prefix is n bytes long, n <= maxlen */
+    size_t maxlen;
+} prefixes;
+
+static void prefixes_init(const dg_script_set *set, prefixes *px)
 {
-    for (int s = 0; s < set->nscripts; s++) {
-        const scr_script *sc = &set->scripts[s];
-        for (int i = 0; i < sc->ncmds; i++) {
-            const scr_cmd *c = &sc->cmds[i];
-            if (c->kind == CMD_SQL && c->fetch != FETCH_DISCARD &&
-                strncmp(name, c->prefix, strlen(c->prefix)) == 0 &&
-                name[strlen(c->prefix)] != '\0')
-                return true;
+    size_t n = 0;
+    memset(px, 0, sizeof *px);
+    for (int s = 0; s < set->nscripts; s++)
+        for (int i = 0; i < set->scripts[s].ncmds; i++) {
+            const scr_cmd *c = &set->scripts[s].cmds[i];
+            if (c->kind == CMD_SQL && c->fetch != FETCH_DISCARD) {
+                n++;
+                if (strlen(c->prefix) > px->maxlen)
+                    px->maxlen = strlen(c->prefix);
+            }
         }
+    if (n == 0)
+        return;
+    px->cap = 16;
+    while (px->cap < 2 * n)
+        px->cap *= 2;
+    px->tab = xcalloc(px->cap, sizeof *px->tab);
+    px->haslen = xcalloc(px->maxlen + 1, sizeof *px->haslen);
+    for (int s = 0; s < set->nscripts; s++)
+        for (int i = 0; i < set->scripts[s].ncmds; i++) {
+            const scr_cmd *c = &set->scripts[s].cmds[i];
+            if (c->kind != CMD_SQL || c->fetch == FETCH_DISCARD)
+                continue;
+            size_t len = strlen(c->prefix);
+            px->haslen[len] = true;
+            size_t h = name_hash(c->prefix, len) & (px->cap - 1);
+            while (px->tab[h] && strcmp(px->tab[h], c->prefix) != 0)
+                h = (h + 1) & (px->cap - 1);
+            px->tab[h] = c->prefix;
+        }
+}
+
+static void prefixes_free(prefixes *px)
+{
+    free(px->tab);
+    free(px->haslen);
+}
+
+/* True if some \gset or \aset of the set can produce variable `name`: one of the
+ * prefixes is a proper prefix of it. */
+static bool gset_may_set(const prefixes *px, const char *name)
+{
+    if (!px->tab)
+        return false;
+    uint32_t h = 2166136261u; /* name_hash() of name[0..n), kept up to date below */
+    for (size_t n = 0; name[n] != '\0' && n <= px->maxlen; n++) {
+        if (px->haslen[n]) {
+            for (size_t k = h & (px->cap - 1); px->tab[k]; k = (k + 1) & (px->cap - 1))
+                if (strncmp(px->tab[k], name, n) == 0 && px->tab[k][n] == '\0')
+                    return true;
+        }
+        h = (h ^ (unsigned char)name[n]) * 16777619u;
     }
     return false;
 }
@@ -299,14 +453,17 @@ int dg_script_set_finish(dg_script_set *set, dg_err *err)
     if (set->nscripts == 0)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL, "no scripts given");
     const scr_var *worst = NULL;
+    prefixes px;
+    prefixes_init(set, &px);
     for (int i = SCR_NBUILTINS; i < set->nvars; i++) {
         const scr_var *v = &set->vars[i];
-        if (!v->used || v->assigned || gset_may_set(set, v->name))
+        if (!v->used || v->assigned || gset_may_set(&px, v->name))
             continue;
         if (!worst || v->use_script < worst->use_script ||
             (v->use_script == worst->use_script && v->use_offset < worst->use_offset))
             worst = v;
     }
+    prefixes_free(&px);
     if (worst) {
         const scr_script *sc = &set->scripts[worst->use_script];
         scr_src src = {.name = sc->path, .text = sc->text, .len = sc->len,

@@ -123,6 +123,21 @@ void dg_script_vm_free(dg_script_vm *vm)
     free(vm);
 }
 
+/* True if some command talks to the database: SQL, or transaction control (which the
+ * VM runs through dg_begin / dg_commit / dg_rollback, not as a statement). */
+static bool needs_conn(const dg_script_set *set)
+{
+    if (set->nsql > 0)
+        return true;
+    for (int s = 0; s < set->nscripts; s++)
+        for (int c = 0; c < set->scripts[s].ncmds; c++) {
+            scr_cmdkind k = set->scripts[s].cmds[c].kind;
+            if (k == CMD_BEGIN || k == CMD_COMMIT || k == CMD_ROLLBACK)
+                return true;
+        }
+    return false;
+}
+
 int dg_script_vm_new(const dg_script_set *set, dg_conn *conn, dg_prng *rng, int64_t scale,
                      int client_id, uint64_t seed, dg_script_vm **out, dg_err *err)
 {
@@ -130,7 +145,7 @@ int dg_script_vm_new(const dg_script_set *set, dg_conn *conn, dg_prng *rng, int6
     if (!set->finished)
         return dg_err_set(err, DG_E_INVAL, DG_EC_FATAL, 0, NULL,
                           "script set used before dg_script_set_finish()");
-    if (!conn && set->nsql > 0)
+    if (!conn && needs_conn(set))
         return dg_err_set(err, DG_E_INVAL, DG_EC_FATAL, 0, NULL,
                           "scripts with SQL commands need a connection");
     dg_script_vm *vm = calloc(1, sizeof *vm);
