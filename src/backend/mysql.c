@@ -78,6 +78,7 @@ typedef struct my_conn {
     /* what mysql_real_connect got, kept to reconnect the monitor (see ensure_connected) */
     char *host, *user, *pass, *db, *socket, *charset;
     unsigned port, connect_timeout;
+    unsigned read_timeout, write_timeout; /* seconds a call may wait on the socket; 0 none */
     char **init_cmds; /* SET SESSION ..., NULL-terminated */
     char *password;   /* scrubbed from messages; NULL when none or public (= user name) */
     unsigned generation; /* bumped by a reconnect: statements prepare themselves again */
@@ -348,6 +349,10 @@ static int open_session(my_conn *c, MYSQL **out, dg_err *err)
     unsigned timeout = c->connect_timeout;
     my_bool on = 1;
     mysql_optionsv(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    if (c->read_timeout)
+        mysql_optionsv(my, MYSQL_OPT_READ_TIMEOUT, &c->read_timeout);
+    if (c->write_timeout)
+        mysql_optionsv(my, MYSQL_OPT_WRITE_TIMEOUT, &c->write_timeout);
     mysql_optionsv(my, MYSQL_SET_CHARSET_NAME, c->charset ? c->charset : "utf8mb4");
     if (c->client_infile)
         mysql_optionsv(my, MYSQL_OPT_LOCAL_INFILE, &on);
@@ -412,6 +417,9 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             c->socket = xstrdup(p->value);
         } else if (!strcmp(p->name, "connect_timeout")) {
             c->connect_timeout = (unsigned)atoi(p->value); /* checked: 0..3600 */
+        } else if (!strcmp(p->name, "read_timeout") || !strcmp(p->name, "write_timeout")) {
+            unsigned *dst = p->name[0] == 'r' ? &c->read_timeout : &c->write_timeout;
+            *dst = (unsigned)atoi(p->value); /* checked: 0..86400 */
         } else if (!strcmp(p->name, "local_infile")) {
             c->client_infile = dg_backend_option_bool(p->value);
         } else if (!strcmp(p->name, "charset")) {
@@ -1299,6 +1307,10 @@ static const char *const mysql_schemes[] = {"mysql", NULL};
 static const dg_backend_option backend_options[] = {
     {"socket", "text", 0, 0, NULL, "connect through this unix socket (the host is ignored)"},
     {"connect_timeout", "int", 0, 3600, NULL, "seconds to reach the server (default 10)"},
+    {"read_timeout", "int", 0, 86400, NULL,
+     "seconds a call may wait for the server before the connection counts as lost (default 0: "
+     "no limit; a silent server is interrupted 2 s after the run's end anyway)"},
+    {"write_timeout", "int", 0, 86400, NULL, "the same for sending (default 0: no limit)"},
     {"charset", "text", 0, 0, NULL, "connection character set (default utf8mb4)"},
     {"local_infile", "bool", 0, 0, NULL,
      "0: never use LOAD DATA LOCAL for bulk loads (default 1: when the server allows it)"},

@@ -470,6 +470,17 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
                opts->application_name ? opts->application_name : "dbgauge");
     if (!kv_has(&kv, "connect_timeout") && !getenv("PGCONNECT_TIMEOUT"))
         kv_add(&kv, "connect_timeout", DEFAULT_CONNECT_TIMEOUT);
+    /* A server host that vanishes (power, network) is noticed within about a minute
+     * instead of never: TCP keepalives and a limit on unacknowledged data (TCP only;
+     * libpq ignores them on unix sockets). A server that is up but silent is left to the
+     * runner, which interrupts calls still waiting 2 s after the end. */
+    static const char *const tcp_defaults[][2] = {
+        {"keepalives_idle", "10"}, {"keepalives_interval", "5"}, {"keepalives_count", "6"},
+        {"tcp_user_timeout", "60000"},
+    };
+    for (size_t i = 0; i < sizeof tcp_defaults / sizeof tcp_defaults[0]; i++)
+        if (!kv_has(&kv, tcp_defaults[i][0]))
+            kv_add(&kv, tcp_defaults[i][0], tcp_defaults[i][1]);
     if (!kv_has(&kv, "client_encoding") && !getenv("PGCLIENTENCODING"))
         kv_add(&kv, "client_encoding", "UTF8");
     if (!kv.keys) { /* nothing at all: libpq's defaults */
