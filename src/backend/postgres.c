@@ -1280,10 +1280,11 @@ static const dg_dialect postgres_dialect = {
     .desc_index_columns = true,
     .drop_if_exists = true,
     .alter_add_pk = true,
-    .analyze_prefix = "ANALYZE ",
-    /* sets hint bits and the visibility map, as pgbench -i does; outside a transaction
-     * block (dg_exec runs it on its own) */
-    .post_load_sql = "VACUUM ANALYZE",
+    /* per loaded table, as pgbench -i does: sets hint bits and the visibility map and
+     * gathers statistics in one pass (dg_exec runs it outside a transaction block); a
+     * database-wide VACUUM would also vacuum every other table of the database */
+    .analyze_prefix = "VACUUM ANALYZE ",
+    .post_load_sql = NULL,
     .max_params = 65535,
 };
 

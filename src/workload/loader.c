@@ -194,6 +194,33 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
     return 0;
 }
 
+int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err)
+{
+    const char *prefix = ld->conn->dialect->analyze_prefix;
+    if (!prefix)
+        return 0;
+    /* the step is named after what runs: "analyze", "vacuum analyze", "analyze table" */
+    char name[64];
+    size_t n = 0;
+    for (const char *p = prefix; *p && n + 1 < sizeof name; p++)
+        name[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    while (n > 0 && name[n - 1] == ' ')
+        n--;
+    name[n] = '\0';
+    dg_loader_step_begin(ld, "other", "%s", name);
+    for (const char *const *t = tables; *t; t++) {
+        char sql[160];
+        snprintf(sql, sizeof sql, "%s%s", prefix, *t);
+        int rc = dg_exec(ld->conn, sql, err);
+        if (rc) {
+            dg_err_prefix(err, "%s %s", name, *t);
+            return rc;
+        }
+    }
+    dg_loader_step_end(ld, 0, 0);
+    return 0;
+}
+
 int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
                         dg_err *err)
 {

@@ -78,6 +78,11 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
                        int (*fn)(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *err),
                        void *arg, const char *what, dg_err *err);
 
+/* The dialect's post-load statistics step (analyze_prefix + table, e.g. PostgreSQL's
+ * VACUUM ANALYZE) for each of tables (NULL-terminated) on ld->conn, as one timed step;
+ * nothing when the dialect has none. 0 or the first error. */
+int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err);
+
 /* Executes SQL (rendered from a dialect template) on ld->conn as its own timed step. */
 int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
                         dg_err *err);

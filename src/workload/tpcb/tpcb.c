@@ -163,17 +163,7 @@ static int tpcb_load(dg_workload *wl, dg_loader *ld, dg_err *err)
             return rc;
         dg_loader_step_end(ld, 0, 0);
     }
-    if (d->analyze_prefix) {
-        dg_loader_step_begin(ld, "other", "analyze");
-        for (const char *const *t = tables; *t; t++) {
-            char sql[128];
-            snprintf(sql, sizeof sql, "%s%s", d->analyze_prefix, *t);
-            if ((rc = dg_exec(ld->conn, sql, err)) != 0)
-                return rc;
-        }
-        dg_loader_step_end(ld, 0, 0);
-    }
-    return 0;
+    return dg_loader_analyze(ld, tables, err);
 }
 
 static int tpcb_drop(dg_workload *wl, dg_conn *conn, dg_err *err)

@@ -512,7 +512,6 @@ static int load_table(dg_loader *ld, load_ctx *lc, const char *table, int nunits
 int dg_tpcc_load(dg_workload *wl, dg_loader *ld, dg_err *err)
 {
     dg_tpcc *p = wl->priv;
-    const dg_dialect *dia = ld->conn->dialect;
     if (wl->scale > INT32_MAX / (TPCC_DISTRICTS * STOCK_UNITS_PER_W))
         return dg_err_fail(err, DG_E_INVAL, "tpcc: scale %lld is too large", (long long)wl->scale);
     load_ctx lc;
@@ -558,15 +557,5 @@ int dg_tpcc_load(dg_workload *wl, dg_loader *ld, dg_err *err)
         return rc;
     if ((rc = dg_tpcc_create_indexes(NULL, ld, err)) != 0)
         return rc;
-    if (dia->analyze_prefix) {
-        dg_loader_step_begin(ld, "other", "analyze");
-        for (const char *const *t = dg_tpcc_tables; *t; t++) {
-            char sql[128];
-            snprintf(sql, sizeof sql, "%s%s", dia->analyze_prefix, *t);
-            if ((rc = dg_exec(ld->conn, sql, err)) != 0)
-                return rc;
-        }
-        dg_loader_step_end(ld, 0, 0);
-    }
-    return 0;
+    return dg_loader_analyze(ld, dg_tpcc_tables, err);
 }
