@@ -466,8 +466,9 @@ out:
 
 /* ---- collector --------------------------------------------------------------------------- */
 
-/* Waits for every terminal to end; those still in a database call after STUCK_GRACE_NS
- * get their connection interrupted (the call then fails as a lost connection). */
+/* Waits for every terminal to end; those still in their loop (a database call) after
+ * STUCK_GRACE_NS get their connection interrupted (the call then fails as a lost
+ * connection). A terminal closing its session is left to finish: that is not stuck. */
 static void stop_terminals(run *r)
 {
     int n = r->cfg->terminals;
@@ -475,14 +476,14 @@ static void stop_terminals(run *r)
     for (;;) {
         bool all = true;
         for (int k = 0; k < n; k++)
-            all &= atomic_load(&r->terms[k].done);
+            all &= atomic_load(&r->terms[k].done) || atomic_load(&r->terms[k].finished_ns) != 0;
         if (all || dg_now_ns() >= deadline)
             break;
         dg_sleep_ns(5 * DG_NS_PER_MS);
     }
     for (int k = 0; k < n; k++) {
         terminal *t = &r->terms[k];
-        if (atomic_load(&t->done))
+        if (atomic_load(&t->done) || atomic_load(&t->finished_ns) != 0)
             continue;
         pthread_mutex_lock(&t->down_lock);
         if (t->conn) {
