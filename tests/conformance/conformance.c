@@ -172,15 +172,15 @@ static void test_options(void)
     }
 }
 
-static int stub_calls, stub_reopens;
-static int stub_lost(dg_conn *c, void *arg, dg_err *err)
+static int fake_calls, fake_reopens;
+static int fake_lost(dg_conn *c, void *arg, dg_err *err)
 {
-    stub_calls++;
+    fake_calls++;
     return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08006", "server closed the connection");
 }
-static int stub_reopen(dg_conn *c, dg_err *err)
+static int fake_reopen(dg_conn *c, dg_err *err)
 {
-    stub_reopens++;
+    fake_reopens++;
     return 0;
 }
 
@@ -198,16 +198,16 @@ static void test_shared_helpers(void)
     DG_CHECK(dg_backend_secret("ab", NULL, NULL) == NULL);
 
     dg_conn *c = connect_or_die();
-    stub_calls = stub_reopens = 0;
-    DG_CHECK_INT(dg_backend_with_reconnect(c, true, stub_reopen, stub_lost, NULL, &e), DG_E_DB);
-    DG_CHECK_INT(stub_calls, 2); /* tried, reopened, tried again */
-    DG_CHECK_INT(stub_reopens, 1);
+    fake_calls = fake_reopens = 0;
+    DG_CHECK_INT(dg_backend_with_reconnect(c, true, fake_reopen, fake_lost, NULL, &e), DG_E_DB);
+    DG_CHECK_INT(fake_calls, 2); /* tried, reopened, tried again */
+    DG_CHECK_INT(fake_reopens, 1);
     c->in_tx = true;
-    stub_calls = stub_reopens = 0;
-    DG_CHECK_INT(dg_backend_with_reconnect(c, true, stub_reopen, stub_lost, NULL, &e), DG_E_DB);
-    DG_CHECK(stub_calls == 1 && stub_reopens == 0 && e.cls == DG_EC_CONN_LOST);
-    DG_CHECK_INT(dg_backend_with_reconnect(c, false, stub_reopen, stub_lost, NULL, &e), DG_E_DB);
-    DG_CHECK(stub_calls == 1 && stub_reopens == 0 && !strcmp(e.sqlstate, "08003"));
+    fake_calls = fake_reopens = 0;
+    DG_CHECK_INT(dg_backend_with_reconnect(c, true, fake_reopen, fake_lost, NULL, &e), DG_E_DB);
+    DG_CHECK(fake_calls == 1 && fake_reopens == 0 && e.cls == DG_EC_CONN_LOST);
+    DG_CHECK_INT(dg_backend_with_reconnect(c, false, fake_reopen, fake_lost, NULL, &e), DG_E_DB);
+    DG_CHECK(fake_calls == 1 && fake_reopens == 0 && !strcmp(e.sqlstate, "08003"));
     c->in_tx = false;
     dg_conn_close(c);
 }

@@ -3,7 +3,8 @@
 #
 #   tests/fuzz/run.sh BUILD_DIR [TARGET...]      targets: script url result (default: all)
 #
-# For each target: replays the checked-in corpus tests/fuzz/corpus/TARGET once, then
+# For each target: replays the checked-in corpus tests/fuzz/corpus/TARGET (and the seeds
+# kept elsewhere in the tree, see seeds_for) once, then
 # fuzzes for DG_FUZZ_SECONDS seconds (default 60) with inputs up to 64 kB. The targets run
 # side by side. New interesting inputs go to BUILD_DIR/fuzz/TARGET/corpus (kept, so the
 # next run starts from there; the checked-in corpus is only read). A crash, leak, timeout
@@ -26,17 +27,28 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 opts=(-max_len=65536 -timeout=30 -rss_limit_mb=2048)
+# seeds_for TARGET: read-only seed directories kept elsewhere in the tree (the script
+# fixtures and example workloads, the report tests' result files), beside corpus/TARGET
+seeds_for() {
+  case "$1" in
+    script) echo "$src/../fixtures/scripts $src/../../workloads" ;;
+    result) echo "$src/../fixtures/results" ;;
+  esac
+}
 pids=()
 for t in "${targets[@]}"; do
   bin=$build/tests/fuzz/fuzz_$t
   [ -x "$bin" ] || { echo "run.sh: error: no $bin (configure with CC=clang -DDG_FUZZ=ON and build)" >&2; exit 1; }
   work=$build/fuzz/$t
   mkdir -p "$work/corpus" "$work/found"
+  read -r -a seeds <<< "$(seeds_for "$t")"
   rm -f "$work/replay.log" "$work/fuzz.log"
   (
-    "$bin" "${opts[@]}" -runs=0 -artifact_prefix="$work/found/" "$src/corpus/$t" >"$work/replay.log" 2>&1 &&
+    "$bin" "${opts[@]}" -runs=0 -artifact_prefix="$work/found/" "$src/corpus/$t" ${seeds[@]+"${seeds[@]}"} \
+      >"$work/replay.log" 2>&1 &&
     "$bin" "${opts[@]}" -max_total_time="$seconds" -print_final_stats=1 \
-      -artifact_prefix="$work/found/" "$work/corpus" "$src/corpus/$t" >"$work/fuzz.log" 2>&1
+      -artifact_prefix="$work/found/" "$work/corpus" "$src/corpus/$t" ${seeds[@]+"${seeds[@]}"} \
+      >"$work/fuzz.log" 2>&1
   ) &
   pids+=($!)
 done

@@ -3,11 +3,10 @@
  * {numeric P,S}, {varchar N}, {for_update}, {limit N}, {now} ...) into each dialect, the
  * error messages for bad markers, and dg_sql_add_pk.
  *
- * The SQLite dialect is the real one (reached through the registry). The server backends'
- * dialects are static in their files, so hand-made dg_dialect structs stand in for them,
- * copied from the facts of postgres.c, mysql.c and firebird.c; they test the renderer, not
- * those files. Cases where the renderer accepts what dialect.h calls an error are under
- * DG_TEST_KNOWN_BUGS.
+ * Every dialect is the real one, reached through the registry; a backend this build lacks
+ * (the minimal build has none of the servers) is left out of the tables, so the expected
+ * renderings check the backends' own facts. Cases where the renderer accepts what
+ * dialect.h calls an error are under DG_TEST_KNOWN_BUGS.
  */
 #include "dgtest.h"
 
@@ -22,60 +21,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const dg_dialect pg_like = {
-    .name = "pg-like",
-    .t_int = "int",
-    .t_bigint = "bigint",
-    .t_double = "double precision",
-    .t_text = "text",
-    .t_timestamp = "timestamp",
-    .t_blob_text = "text",
-    .t_numeric = "numeric",
-    .t_char = "char",
-    .t_varchar = "varchar",
-    .sized_types = true,
-    .now_expr = "now()",
-    .for_update = " FOR UPDATE",
-    .limit_style = DG_LIMIT_LIMIT,
-    .alter_add_pk = true,
-};
-
-static const dg_dialect mysql_like = {
-    .name = "mysql-like",
-    .t_int = "INT",
-    .t_bigint = "BIGINT",
-    .t_double = "DOUBLE",
-    .t_text = "TEXT",
-    .t_timestamp = "DATETIME(6)",
-    .t_blob_text = "MEDIUMTEXT",
-    .t_numeric = "DECIMAL",
-    .t_char = "CHAR",
-    .t_varchar = "VARCHAR",
-    .sized_types = true,
-    .now_expr = "NOW(6)",
-    .for_update = " FOR UPDATE",
-    .limit_style = DG_LIMIT_LIMIT,
-    .alter_add_pk = true,
-};
-
-static const dg_dialect fb_like = {
-    .name = "fb-like",
-    .t_int = "INTEGER",
-    .t_bigint = "BIGINT",
-    .t_double = "DOUBLE PRECISION",
-    .t_text = "VARCHAR(4000)",
-    .t_timestamp = "TIMESTAMP",
-    .t_blob_text = "BLOB SUB_TYPE TEXT",
-    .t_numeric = "NUMERIC",
-    .t_char = "CHAR",
-    .t_varchar = "VARCHAR",
-    .sized_types = true,
-    .now_expr = "LOCALTIMESTAMP",
-    .for_update = " WITH LOCK",
-    .limit_style = DG_LIMIT_ROWS,
-    .alter_add_pk = true,
-};
-
 enum { D_SQLITE, D_PG, D_MYSQL, D_FB, ND };
 
 static const dg_dialect *dialects[ND];
@@ -84,7 +29,7 @@ static const char *const DDL =
     "CREATE TABLE t (a {int}, b {bigint}, c {double}, d {text}, e {timestamp}, f {clob}, "
     "g {numeric 12,2}, h {char 16}, i {varchar 24})";
 
-/* template -> expected rendering in sqlite, pg-like, mysql-like, fb-like */
+/* template -> expected rendering in sqlite, postgres, mysql, firebird */
 static const struct {
     const char *tmpl;
     const char *want[ND];
@@ -127,6 +72,8 @@ static void test_render(void)
 {
     for (size_t i = 0; i < sizeof renders / sizeof renders[0]; i++) {
         for (int d = 0; d < ND; d++) {
+            if (!dialects[d])
+                continue; /* not built */
             dg_strbuf sb = DG_STRBUF_INIT;
             dg_err e = DG_ERR_INIT;
             int rc = dg_sql_render(dialects[d], renders[i].tmpl, &sb, &e);
@@ -148,9 +95,9 @@ static void test_render_appends(void)
 {
     dg_strbuf sb = DG_STRBUF_INIT;
     dg_sb_add(&sb, "CREATE TABLE t (");
-    DG_CHECK_INT(dg_sql_render(&pg_like, "a {int}", &sb, NULL), 0);
-    DG_CHECK_INT(dg_sql_render(&pg_like, ", b {varchar 8})", &sb, NULL), 0);
-    DG_CHECK_STR(dg_sb_str(&sb), "CREATE TABLE t (a int, b varchar(8))");
+    DG_CHECK_INT(dg_sql_render(dialects[D_SQLITE], "a {int}", &sb, NULL), 0);
+    DG_CHECK_INT(dg_sql_render(dialects[D_SQLITE], ", b {varchar 8})", &sb, NULL), 0);
+    DG_CHECK_STR(dg_sb_str(&sb), "CREATE TABLE t (a INTEGER, b TEXT)");
     dg_sb_free(&sb);
 }
 
@@ -178,6 +125,8 @@ static void test_render_errors(void)
 {
     for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) {
         for (int d = 0; d < ND; d++) {
+            if (!dialects[d])
+                continue; /* not built */
             dg_strbuf sb = DG_STRBUF_INIT;
             dg_err e = DG_ERR_INIT;
             DG_CHECK_INT(dg_sql_render(dialects[d], errors[i].tmpl, &sb, &e), DG_E_INVAL);
@@ -186,13 +135,13 @@ static void test_render_errors(void)
             dg_sb_free(&sb);
         }
         dg_strbuf sb = DG_STRBUF_INIT;
-        DG_CHECK_INT(dg_sql_render(&pg_like, errors[i].tmpl, &sb, NULL), DG_E_INVAL);
+        DG_CHECK_INT(dg_sql_render(dialects[D_SQLITE], errors[i].tmpl, &sb, NULL), DG_E_INVAL);
         dg_sb_free(&sb);
     }
     /* 63 characters inside the braces is still a marker (unknown), 64 is "bad" */
     dg_strbuf sb = DG_STRBUF_INIT;
     dg_err e = DG_ERR_INIT;
-    DG_CHECK_INT(dg_sql_render(&pg_like,
+    DG_CHECK_INT(dg_sql_render(dialects[D_SQLITE],
                                "{012345678901234567890123456789012345678901234567890123456789012}",
                                &sb, &e),
                  DG_E_INVAL);
@@ -210,7 +159,7 @@ static void test_renderx_aborts(void)
         int fd = open("/dev/null", O_WRONLY);
         if (fd >= 0)
             dup2(fd, 2);
-        char *x = dg_sql_renderx(&pg_like, "SELECT {nope}");
+        char *x = dg_sql_renderx(dialects[D_SQLITE], "SELECT {nope}");
         free(x);
         _exit(0);
     }
@@ -231,6 +180,8 @@ static void test_add_pk(void)
         "ALTER TABLE t ADD CONSTRAINT t_pk PRIMARY KEY (a, b)",
     };
     for (int d = 0; d < ND; d++) {
+        if (!dialects[d])
+            continue; /* not built */
         dg_strbuf sb = DG_STRBUF_INIT;
         dg_sql_add_pk(dialects[d], "t", "t_pk", "a, b", &sb);
         DG_CHECK_STR(dg_sb_str(&sb), want[d]);
@@ -261,7 +212,11 @@ static void test_known_bugs(void)
                                       "{numeric12,2}", "{limit -1}", "{varchar -3}"};
     for (size_t i = 0; i < sizeof lax / sizeof lax[0]; i++) {
         dg_strbuf sb = DG_STRBUF_INIT;
-        int rc = dg_sql_render(&pg_like, lax[i], &sb, NULL);
+        /* a dialect with sized types, so the sizes are parsed */
+        static const dg_dialect sized = {.name = "sized", .t_numeric = "numeric",
+                                         .t_char = "char", .t_varchar = "varchar",
+                                         .sized_types = true, .limit_style = DG_LIMIT_LIMIT};
+        int rc = dg_sql_render(&sized, lax[i], &sb, NULL);
         if (rc == 0)
             fprintf(stderr, "  \"%s\" rendered as \"%s\"\n", lax[i], dg_sb_str(&sb));
         DG_CHECK_INT(rc, DG_E_INVAL);
@@ -278,9 +233,14 @@ int main(void)
         return 1;
     }
     dialects[D_SQLITE] = sq->dialect;
-    dialects[D_PG] = &pg_like;
-    dialects[D_MYSQL] = &mysql_like;
-    dialects[D_FB] = &fb_like;
+    static const char *const servers[ND] = {[D_PG] = "postgres", [D_MYSQL] = "mysql",
+                                            [D_FB] = "firebird"};
+    for (int d = D_PG; d < ND; d++) {
+        const dg_backend *be = dg_backend_for_scheme(servers[d]);
+        dialects[d] = be ? be->dialect : NULL;
+        if (!be)
+            fprintf(stderr, "  (%s not built: its dialect is left out)\n", servers[d]);
+    }
     DG_RUN(test_render);
     DG_RUN(test_render_appends);
     DG_RUN(test_render_errors);
