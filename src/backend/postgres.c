@@ -54,6 +54,16 @@
 
 #define COPY_FLUSH_BYTES (256 * 1024)
 #define DEALLOCATE_BATCH 32
+
+/* Publishes this session's statistics counters now. A forced flush only happens when the
+ * session has a pending statistics entry: a bare SELECT pg_stat_force_next_flush() after
+ * the counters were flushed at idle (at most once a second) has none, so its own commit
+ * would stay unpublished until the server process exits, some time after the client is
+ * gone (and would land in somebody else's reading). Reading a row of pg_database makes
+ * the statement itself leave an entry, so the flush always takes place, itself included. */
+#define FLUSH_STATS_SQL                                                                      \
+    "SELECT pg_stat_force_next_flush() FROM pg_catalog.pg_database "                        \
+    "WHERE datname = current_database()"
 #define DEFAULT_CONNECT_TIMEOUT "10"
 
 extern const dg_backend dg_backend_postgres;
@@ -388,7 +398,7 @@ static void pg_close(dg_conn *conn)
         PQtransactionStatus(c->pg) == PQTRANS_IDLE && c->server_version >= 150000) {
         /* make this session's counters visible to pg_stat_database now (they are also
          * flushed when the server process exits, but that happens after we are gone) */
-        PGresult *r = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
+        PGresult *r = PQexec(c->pg, FLUSH_STATS_SQL);
         PQclear(r);
     }
     if (c->pg)
@@ -1132,7 +1142,7 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
      * transaction this connection ran before it. A new transaction per reading also means
      * a fresh statistics snapshot (stats_fetch_consistency = cache). */
     if (c->server_version >= 150000 && !c->base.in_tx) {
-        PGresult *f = PQexec(c->pg, "SELECT pg_stat_force_next_flush()");
+        PGresult *f = PQexec(c->pg, FLUSH_STATS_SQL);
         PQclear(f);
     }
     const char *writes =

@@ -38,7 +38,9 @@ sql() { # sql QUERY: runs QUERY (one row, one column) in the session, the value 
 }
 q() { sql "$1"; echo "$REPLY"; }
 read_commits() { # -> $COMMITS
-  sql "SELECT 'flushed' FROM pg_stat_force_next_flush()"
+  # (reading a row makes the flush happen even when nothing else is pending: see
+  # FLUSH_STATS_SQL in src/backend/postgres.c)
+  sql "SELECT 'flushed' FROM pg_stat_force_next_flush(), pg_catalog.pg_database WHERE datname = current_database()"
   [ "$REPLY" = flushed ] || fail "pg_stat_force_next_flush: $REPLY"
   sql "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
   COMMITS=$REPLY
