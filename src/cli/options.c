@@ -28,6 +28,7 @@ typedef enum kind {
     K_DURATION, /* int64_t ns; bare numbers are seconds */
     K_MS,       /* int64_t ns; bare numbers are milliseconds */
     K_SIZE,     /* uint64_t bytes */
+    K_COUNT,    /* int64_t within [min, max], with a K/M/G suffix allowed */
     K_DOUBLE,   /* double > 0 */
     K_STRING,   /* const char * (borrowed from argv) */
     K_SETTING,  /* NAME=VALUE appended to a dg_setting list */
@@ -63,10 +64,17 @@ static const optdef optdefs[] = {
      "password for a URL without one: FILE's first line (else $DBGAUGE_PASSWORD)",
      F(password_file), 0, 0, 0, 0},
     {"workload", 'w', K_STRING, "NAME", ALL,
-     "workload: tpcc (default), tpcb[:select-only|:simple-update], script (see 'dbgauge list')",
+     "workload: tpcc (default), tpcb[:select-only|:simple-update], tables[:insert|:select], script (see 'dbgauge list')",
      F(workload), 0, 0, 0, 0},
-    {"scale", 's', K_INT, "N", ALL, "scale factor (tpcc: warehouses; tpcb: branches of 100,000 accounts)", F(scale), 0,
+    {"scale", 's', K_INT, "N", ALL, "scale factor (tpcc: warehouses; tpcb: branches of 100,000 accounts; tables: rows)", F(scale), 0,
      0, 1, 100000000},
+    {"tables", 0, K_INT, "N", ALL, "tables workload: number of tables tbl_200 ... (default 40)",
+     F(tables), 0, 0, 1, 1000},
+    {"rows", 0, K_COUNT, "N", RUNLOAD, "tables workload: rows to load over all tables (e.g. 25M); the scale",
+     F(rows), 0, 0, 1, 100000000},
+    {"key-range", 0, K_STRING, "RANGE", RUNS,
+     "tables workload: keys selects draw from: hot (first 1% of ids), all (default), or P%",
+     F(key_range), 0, 0, 0, 0},
     {"seed", 0, K_U64, "N", RUNLOAD, "random seed (default: random, printed and recorded)", F(seed),
      0, F(seed_given), 0, 0},
     {"conn", 0, K_SETTING, "NAME=VALUE", ALL,
@@ -189,6 +197,16 @@ static int set_value(dg_options *o, const optdef *d, const char *val, const char
         int64_t v;
         if (dg_parse_int(val, d->min, d->max, &v))
             return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected an integer from %lld to %lld",
+                               val, shown, (long long)d->min, (long long)d->max);
+        *(int64_t *)field = v;
+        break;
+    }
+    case K_COUNT: {
+        int64_t v;
+        if (dg_parse_count(val, d->min, d->max, &v))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "invalid value '%s' for %s: expected a whole number from %lld to %lld "
+                               "(a K, M or G suffix multiplies by 1000s: 25M)",
                                val, shown, (long long)d->min, (long long)d->max);
         *(int64_t *)field = v;
         break;
@@ -512,6 +530,8 @@ int dg_cli_validate(dg_options *o, dg_err *err)
     }
     if (o->size_bytes && o->scale)
         return dg_err_fail(err, DG_E_INVAL, "--size and --scale exclude each other");
+    if (o->rows && (o->scale || o->size_bytes))
+        return dg_err_fail(err, DG_E_INVAL, "--rows excludes --scale and --size (it is the scale)");
     if (!o->seed_given) {
         /* a fresh seed each run, recorded so the run can be repeated */
         struct timespec ts;

@@ -43,6 +43,9 @@ typedef struct dg_options {
     const char *workload;      /* --workload */
     int64_t scale;             /* --scale (0 = default / from the database) */
     uint64_t size_bytes;       /* --size (load): pick the scale from the size model */
+    int64_t rows;              /* --rows (workload tables): rows to load, the scale */
+    int64_t tables;            /* --tables (workload tables): table count (0 = default) */
+    const char *key_range;     /* --key-range (workload tables): hot, all, P% */
     uint64_t seed;             /* --seed */
     bool seed_given;
     bool quiet;

@@ -20,7 +20,7 @@ int dg_cli_open_workload(const dg_options *o, dg_workload **out)
 {
     dg_wl_config cfg = {
         .name = o->workload,
-        .scale = o->scale,
+        .scale = o->rows ? o->rows : o->scale,
         .seed = o->seed,
         .scripts = o->scripts,
         .nscripts = o->nscripts,
@@ -30,9 +30,18 @@ int dg_cli_open_workload(const dg_options *o, dg_workload **out)
         .options = o->wlopt,
         .noptions = o->nwlopt,
         .keying_think = o->keying_think,
+        .tables = (int)o->tables,
+        .key_range = o->key_range,
     };
     dg_err err = DG_ERR_INIT;
     int rc = dg_workload_open(&cfg, out, &err);
+    if (rc == 0 && o->rows && strcmp((*out)->def->name, "tables") != 0) {
+        dg_log_error("--rows applies to workload 'tables' only, not '%s' (use --scale)",
+                     (*out)->def->name);
+        dg_workload_free(*out);
+        *out = NULL;
+        return 1;
+    }
     if (rc) {
         if (rc == DG_E_PARSE) /* already "file:line:col: error: ..." with the caret lines */
             fprintf(stderr, "%s\n", err.msg);

@@ -88,6 +88,33 @@ int dg_parse_size(const char *s, uint64_t *out_bytes)
     return DG_E_INVAL;
 }
 
+int dg_parse_count(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+    if (!s || !*s || !(isdigit((unsigned char)*s)) || strpbrk(s, "eExXpP"))
+        return DG_E_INVAL;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s)
+        return DG_E_INVAL;
+    double mult = 1;
+    if (*end) {
+        switch (*end) {
+        case 'k': case 'K': mult = 1e3; break;
+        case 'm': case 'M': mult = 1e6; break;
+        case 'g': case 'G': mult = 1e9; break;
+        default: return DG_E_INVAL;
+        }
+        if (end[1])
+            return DG_E_INVAL;
+    }
+    double x = v * mult;
+    if (x != x || x < (double)min || x > (double)max || x != (double)(int64_t)x)
+        return DG_E_INVAL;
+    *out = (int64_t)x;
+    return 0;
+}
+
 int dg_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 {
     if (!s || !*s)

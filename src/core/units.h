@@ -20,6 +20,9 @@ int dg_parse_size(const char *s, uint64_t *out_bytes);
 
 /* Parses a decimal integer in [min, max]; 0 or DG_E_INVAL. */
 int dg_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+/* A count with an optional decimal suffix: "25M" = 25,000,000, "1.6M", "500k", "2G";
+ * the result must be a whole number within [min, max]. 0 or DG_E_INVAL. */
+int dg_parse_count(const char *s, int64_t min, int64_t max, int64_t *out);
 
 /* Parses a finite double > min_exclusive; 0 or DG_E_INVAL. */
 int dg_parse_double(const char *s, double min_exclusive, double *out);

@@ -217,6 +217,7 @@ static int open_session(terminal *t, dg_err *err)
         .conn = t->conn,
         .rng = &t->rng,
         .scale = r->wl->scale,
+        .phase = &r->phase,
     };
     rc = r->wl->ops->term_open(r->wl, &term, &t->wl_state, err);
     if (rc)

@@ -15,10 +15,12 @@
 extern const dg_workload_def dg_workload_tpcb;
 extern const dg_workload_def dg_workload_tpcc;
 extern const dg_workload_def dg_workload_script;
+extern const dg_workload_def dg_workload_tables;
 
 static const dg_workload_def *const defs[] = {
     &dg_workload_tpcb,
     &dg_workload_tpcc,
+    &dg_workload_tables,
     &dg_workload_script,
     NULL,
 };
@@ -59,6 +61,9 @@ int dg_workload_open(const dg_wl_config *cfg, dg_workload **out, dg_err *err)
                 return DG_E_INVAL;
             }
         }
+        if ((cfg->tables > 0 || cfg->key_range) && strcmp((*d)->name, "tables") != 0)
+            return dg_err_fail(err, DG_E_INVAL, "%s applies to workload 'tables' only, not '%s'",
+                               cfg->tables > 0 ? "--tables" : "--key-range", (*d)->name);
         /* --wl-opt names the definition does not declare are refused, not ignored */
         for (int i = 0; i < cfg->noptions; i++) {
             bool known = false;

@@ -24,6 +24,7 @@
 #include "core/err.h"
 #include "core/prng.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -50,6 +51,8 @@ typedef struct dg_wl_config {
     int noptions;
     bool keying_think;         /* --keying-think: pace terminals with the workload's own
                                   keying and think times (ops->pause_ns) */
+    int tables;                /* --tables (workload tables): table count; 0 = default */
+    const char *key_range;     /* --key-range (workload tables): hot, all, P%; NULL = all */
 } dg_wl_config;
 
 /* One transaction type. */
@@ -65,6 +68,9 @@ typedef struct dg_term {
     dg_conn *conn;   /* the terminal's connection (may be replaced after a reconnect) */
     dg_prng *rng;    /* the terminal's generator; the runner saves/restores it for retries */
     int64_t scale;
+    const atomic_int *phase; /* the runner's phase, 1 (DG_PHASE_MEASURE) while measuring;
+                                NULL when not in a run. Read relaxed; for statistics a
+                                workload keeps of the measured phase alone */
 } dg_term;
 
 /* Outcome of a successful tx_run. */

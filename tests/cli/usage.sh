@@ -74,6 +74,17 @@ load --drop=yes                              | 1    | option '--drop' takes no v
 load --terminals 2                           | 1    | option '--terminals' does not apply to 'load'
 load --size 10parsecs                        | 1    | invalid size '10parsecs' for --size
 load --size 1GB --scale 2                    | 1    | --size and --scale exclude each other
+load -w tables --rows 2.5                    | 1    | invalid value '2.5' for --rows: expected a whole number
+load -w tables --rows 25MB                   | 1    | invalid value '25MB' for --rows
+load -w tables --rows 1M --scale 5           | 1    | --rows excludes --scale and --size
+load -w tables --tables 0                    | 1    | invalid value '0' for --tables: expected an integer from 1 to 1000
+load -w tpcb --rows 1000                     | 1    | --rows applies to workload 'tables' only, not 'tpcb'
+run -w tpcc --key-range hot                  | 1    | --key-range applies to workload 'tables' only, not 'tpcc'
+run -w tables --key-range 0%                 | 1    | invalid --key-range '0%': expected hot
+run -w tables --key-range 101%               | 1    | invalid --key-range '101%'
+run -w tables:update                         | 1    | unknown variant 'update' of workload 'tables' (known: insert, select)
+run -w tables --mix insert=1,delete=2        | 1    | delete
+load --key-range hot                         | 1    | option '--key-range' does not apply to 'load'
 run --db nosuchdb://x/y                      | 1    | unknown database type 'nosuchdb'
 run --db 'postgres://u:s3cret@127.0.0.1:1/x?connect_timeout=1' | 1 | u:***@
 run --db sqlite:/nonexistent-dir/x.db -T 1s  | 1    | cannot open SQLite database '/nonexistent-dir/x.db'

@@ -48,3 +48,24 @@ SQL
 "$DBGAUGE" run --db "$url" -f "$TMP/district.sql" -t 25 -c 2 -q --json "$TMP/script.json" > /dev/null 2> "$TMP/script.err"
 json "$TMP/script.json" "d['totals']['transactions'] == 50 and d['totals']['errors'] == 0" | grep -q True || fail "script workload"
 [ "$(grep -c 'debug(.*): boolean true\|debug(.*): int 1' "$TMP/script.err")" = 50 ] || { head "$TMP/script.err"; fail "script branches"; }
+
+# tables: 4 tables of 4,000 rows in all (2 jobs): exact rows per table; a mixed run whose
+# selects all find their rows (no errors) and whose inserts are exactly the rows added; a
+# second insert run takes fresh keys; the check passes
+"$DBGAUGE" load --db "$url" -w tables --tables 4 --rows 4000 --drop -j 2 --seed 3 -q > /dev/null
+for t in 200 201 202 203; do
+  [ "$(db_count "SELECT count(*) AS n FROM tbl_$t")" = 1000 ] || fail "tables load: tbl_$t"
+done
+tables_rows() { db_count "SELECT count(*) AS n FROM (SELECT id FROM tbl_200 UNION ALL SELECT id FROM tbl_201 UNION ALL SELECT id FROM tbl_202 UNION ALL SELECT id FROM tbl_203) u"; }
+r0=$(tables_rows)
+"$DBGAUGE" run --db "$url" -w tables -c 2 -T 3s -P 1s -q --json "$TMP/tables.json" > /dev/null
+"$DBGAUGE" run --db "$url" -w tables:insert -c 2 -t 50 -q --json "$TMP/tables2.json" > /dev/null
+r1=$(tables_rows)
+ins=$(json "$TMP/tables.json" "[t['count'] for t in d['transactions'] if t['name'] == 'insert'][0]")
+sel=$(json "$TMP/tables.json" "[t['count'] for t in d['transactions'] if t['name'] == 'select'][0]")
+note "tables: $ins + 100 inserts, $sel selects; rows added $((r1 - r0))"
+json "$TMP/tables.json" "d['totals']['errors'] == 0 and d['totals']['unknown_outcome'] == 0 and d['workload_metrics']['select_ind1_p99_ms'] > 0" | grep -q True || fail "tables run"
+json "$TMP/tables2.json" "d['totals']['errors'] == 0 and d['totals']['transactions'] == 100" | grep -q True || fail "second tables insert run"
+[ "$sel" -gt 10 ] && [ "$ins" -gt 10 ] || fail "too few tables transactions: $ins inserts, $sel selects"
+[ $((r1 - r0)) = $((ins + 100)) ] || fail "tables: rows added $((r1 - r0)) != inserts $((ins + 100))"
+"$DBGAUGE" check --db "$url" -w tables > "$TMP/check.out" || { cat "$TMP/check.out"; fail "tables check"; }

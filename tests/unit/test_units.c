@@ -218,6 +218,44 @@ static void test_parse_int(void)
 
 static const struct {
     const char *in;
+    int64_t max;
+    int rc;
+    int64_t v;
+} counts[] = {
+    {"25M", INT64_C(100000000), 0, 25000000},
+    {"1.6M", INT64_C(100000000), 0, 1600000},
+    {"500k", INT64_C(100000000), 0, 500000},
+    {"2G", INT64_C(10000000000), 0, 2000000000},
+    {"40000", INT64_C(100000000), 0, 40000},
+    {"1", 100, 0, 1},
+    {"0", 100, DG_E_INVAL, 0},           /* below min (1) */
+    {"1.5", 100, DG_E_INVAL, 0},         /* not whole */
+    {"1.0005k", 10000, DG_E_INVAL, 0},   /* 1000.5 */
+    {"101", 100, DG_E_INVAL, 0},
+    {"2G", INT64_C(100000000), DG_E_INVAL, 0},
+    {"25MB", INT64_C(100000000), DG_E_INVAL, 0},
+    {"25 M", INT64_C(100000000), DG_E_INVAL, 0},
+    {"-5", 100, DG_E_INVAL, 0},
+    {"M", 100, DG_E_INVAL, 0},
+    {"", 100, DG_E_INVAL, 0},
+    {"nan", 100, DG_E_INVAL, 0},
+    {"1e3", 10000, DG_E_INVAL, 0},       /* no exponents: digits and a suffix only */
+};
+
+static void test_parse_count(void)
+{
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        int64_t out = UNTOUCHED_I;
+        int rc = dg_parse_count(counts[i].in, 1, counts[i].max, &out);
+        if (rc != counts[i].rc)
+            fprintf(stderr, "  input \"%s\"\n", counts[i].in);
+        DG_CHECK_INT(rc, counts[i].rc);
+        DG_CHECK_INT(out, counts[i].rc == 0 ? counts[i].v : UNTOUCHED_I);
+    }
+}
+
+static const struct {
+    const char *in;
     double min_exclusive;
     int rc;
     double v;
@@ -355,6 +393,7 @@ int main(void)
     DG_RUN(test_parse_duration);
     DG_RUN(test_parse_size);
     DG_RUN(test_parse_int);
+    DG_RUN(test_parse_count);
     DG_RUN(test_parse_double);
     DG_RUN(test_format);
     DG_RUN(test_format_parse_round_trip);

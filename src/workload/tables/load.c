@@ -1,0 +1,266 @@
+/*
+ * load.c - schema and loader of the tables workload.
+ *
+ * Schema (one template for every dialect): tbl_200 ... with the study's columns id
+ * varchar(20), seq int, col3 ... col15 (col15 timestamp defaulting to 2010-07-30
+ * 16:25:44, left to its default by the loader and the inserts); the primary key
+ * (id, seq), the unique index iuk_tbl (id, col3, col4, col5) and the index
+ * ind1 (id, col9 DESC, col14). Where direction is per index (Firebird) ind1 is a
+ * DESCENDING index on (id, col9, col14), the nearest equivalent: the load says so in its
+ * step name. Index names carry the table's (iuk_tbl_200, ind1_tbl_200) because most
+ * databases name indexes per schema.
+ *
+ * Order: create tables; fill them (units of 4096 ids of one table, in key order, on
+ * ld->jobs connections through the backends' bulk paths; the data depend only on the
+ * seed, never on which job runs a unit); primary keys, then iuk_tbl, then ind1, each a
+ * timed step over all tables; ANALYZE where the dialect has it; and last tables_meta,
+ * whose row marks the load complete (a run refuses a database without it).
+ */
+#include "workload/tables/tables.h"
+
+#include "backend/dialect.h"
+#include "core/strbuf.h"
+#include "core/xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define CHUNK_IDS 4096
+#define PROGRESS_ROWS 4096
+
+#define TABLE_DDL                                                                          \
+    "CREATE TABLE %s (id {varchar 20} NOT NULL, seq {int} NOT NULL, col3 {varchar 16} NOT NULL, " \
+    "col4 {varchar 5} NOT NULL, col5 {varchar 50} NOT NULL, col6 {varchar 1000}, "       \
+    "col7 {varchar 300}, col8 {varchar 300}, col9 {timestamp} NOT NULL, col10 {int}, "  \
+    "col11 {bigint}, col12 {numeric 12,2}, col13 {char 1}, col14 {varchar 20}, "         \
+    "col15 {timestamp} DEFAULT '2010-07-30 16:25:44')"
+
+static const char meta_ddl[] = "CREATE TABLE tables_meta (mt_tables {int} NOT NULL, "
+                               "mt_rows {bigint} NOT NULL, mt_seed {bigint} NOT NULL, "
+                               "mt_loaded_at {timestamp})";
+
+typedef struct load_ctx {
+    dg_tables *p;
+    uint64_t seed;
+    int *first_unit; /* [ntables + 1]: units of table t are first_unit[t] .. first_unit[t+1]-1 */
+    atomic_ullong rows, bytes;
+} load_ctx;
+
+/* Runs a DDL template; with a table name, TABLE_DDL for that table. */
+static int exec_ddl(dg_conn *conn, const char *table, const char *tmpl_or_null, dg_err *err)
+{
+    char tmpl[1024];
+    if (table)
+        snprintf(tmpl, sizeof tmpl, TABLE_DDL, table);
+    else
+        snprintf(tmpl, sizeof tmpl, "%s", tmpl_or_null);
+    char *sql = dg_sql_renderx(conn->dialect, tmpl);
+    int rc = dg_exec(conn, sql, err);
+    free(sql);
+    return rc;
+}
+
+static int data_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *err)
+{
+    load_ctx *lc = arg;
+    dg_tables *p = lc->p;
+    int t = 0;
+    while (unit >= lc->first_unit[t + 1])
+        t++;
+    const dg_tables_shape *sh = &p->shape[t];
+    int64_t first = (int64_t)(unit - lc->first_unit[t]) * CHUNK_IDS;
+    int64_t end = first + CHUNK_IDS < sh->ids ? first + CHUNK_IDS : sh->ids;
+    dg_bulk *b = NULL;
+    int rc = dg_bulk_begin(conn, p->names[t], dg_tables_cols, 14, &b, err);
+    if (rc)
+        return rc;
+    uint64_t shown_rows = 0, shown_bytes = 0;
+    dg_tables_row r;
+    dg_value v[14];
+    for (int64_t i = first; i < end && rc == 0; i++) {
+        int n = dg_tables_rows_of_id(lc->seed, t, sh, i);
+        for (int s = 1; s <= n && rc == 0; s++) {
+            dg_tables_row_gen(lc->seed, t, i, s, true, &r);
+            dg_tables_row_values(&r, v);
+            rc = dg_bulk_row(b, v, err);
+        }
+        if (rc == 0 && b->rows - shown_rows >= PROGRESS_ROWS) {
+            dg_loader_progress(ld, b->rows - shown_rows, b->bytes - shown_bytes);
+            shown_rows = b->rows;
+            shown_bytes = b->bytes;
+        }
+    }
+    uint64_t rows = b->rows, bytes = b->bytes;
+    int rc2 = dg_bulk_end(b, rc == 0, rc ? NULL : err);
+    if (rc == 0)
+        rc = rc2;
+    if (rc == 0) {
+        dg_loader_progress(ld, rows - shown_rows, bytes - shown_bytes);
+        atomic_fetch_add(&lc->rows, rows);
+        atomic_fetch_add(&lc->bytes, bytes);
+    } else {
+        dg_err_prefix(err, "table %s", p->names[t]);
+    }
+    return rc;
+}
+
+/* One index (or the primary key) on every table, as one timed step. */
+static int index_step(dg_loader *ld, dg_tables *p, int which, dg_err *err)
+{
+    dg_conn *conn = ld->conn;
+    const dg_dialect *d = conn->dialect;
+    static const char *const what[] = {"primary key", "index iuk_tbl", "index ind1"};
+    /* where directions are per index, ind1 is DESCENDING on all three columns: the step
+     * name (kept in the result file) says so */
+    const char *label = which == 2 && !d->desc_index_columns ? "index ind1 (DESCENDING)" : what[which];
+    dg_loader_step_begin(ld, "index", "%s on %d tables", label, p->ntables);
+    dg_strbuf sb = DG_STRBUF_INIT;
+    int rc = 0;
+    for (int t = 0; t < p->ntables && rc == 0; t++) {
+        const char *name = p->names[t];
+        dg_sb_reset(&sb);
+        if (which == 0) {
+            char pk[64];
+            snprintf(pk, sizeof pk, "%s_pkey", name);
+            dg_sql_add_pk(d, name, pk, "id, seq", &sb);
+        } else if (which == 1) {
+            dg_sb_printf(&sb, "CREATE UNIQUE INDEX iuk_%s ON %s (id, col3, col4, col5)", name, name);
+        } else if (d->desc_index_columns) {
+            dg_sb_printf(&sb, "CREATE INDEX ind1_%s ON %s (id, col9 DESC, col14)", name, name);
+        } else {
+            dg_sb_printf(&sb, "CREATE DESCENDING INDEX ind1_%s ON %s (id, col9, col14)", name, name);
+        }
+        rc = dg_exec(conn, dg_sb_str(&sb), err);
+        if (rc)
+            dg_err_prefix(err, "%s on %s", what[which], name);
+    }
+    dg_sb_free(&sb);
+    if (rc == 0)
+        dg_loader_step_end(ld, 0, 0);
+    return rc;
+}
+
+static int meta_row(dg_loader *ld, dg_tables *p, uint64_t seed, int64_t rows, dg_err *err)
+{
+    static const char *const cols[] = {"mt_tables", "mt_rows", "mt_seed", "mt_loaded_at"};
+    char now[20];
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(now, sizeof now, "%Y-%m-%d %H:%M:%S", &tm);
+    dg_loader_step_begin(ld, "table", "table tables_meta");
+    dg_bulk *b = NULL;
+    int rc = dg_bulk_begin(ld->conn, "tables_meta", cols, 4, &b, err);
+    if (rc)
+        return rc;
+    dg_value v[4] = {dg_vint(p->ntables), dg_vint(rows), dg_vint((int64_t)seed), dg_vtext(now, 19)};
+    rc = dg_bulk_row(b, v, err);
+    int rc2 = dg_bulk_end(b, rc == 0, rc ? NULL : err);
+    if (rc == 0)
+        rc = rc2;
+    if (rc == 0)
+        dg_loader_step_end(ld, 1, 0);
+    return rc;
+}
+
+int dg_tables_load(dg_workload *wl, dg_loader *ld, dg_err *err)
+{
+    dg_tables *p = wl->priv;
+    int64_t total = wl->scale;
+    if (total < p->ntables)
+        return dg_err_fail(err, DG_E_INVAL, "tables: %lld rows cannot fill %d tables (at least one row each)",
+                           (long long)total, p->ntables);
+    /* the seed as tables_meta keeps it (a BIGINT), so that runs recompute the same rows */
+    uint64_t seed = ld->seed & (uint64_t)INT64_MAX;
+    p->seed = seed;
+    load_ctx lc;
+    memset(&lc, 0, sizeof lc);
+    lc.p = p;
+    lc.seed = seed;
+    atomic_init(&lc.rows, 0);
+    atomic_init(&lc.bytes, 0);
+    lc.first_unit = xcalloc((size_t)p->ntables + 1, sizeof *lc.first_unit);
+    int64_t units = 0;
+    for (int t = 0; t < p->ntables; t++) {
+        dg_tables_shape_of(seed, t, dg_tables_rows_share(total, p->ntables, t), &p->shape[t]);
+        if (p->shape[t].ids > TABLES_MAX_IDS) {
+            free(lc.first_unit);
+            return dg_err_fail(err, DG_E_INVAL, "tables: too many rows per table (at most about %lld)",
+                               (long long)(TABLES_MAX_IDS * 8));
+        }
+        lc.first_unit[t] = (int)units;
+        units += (p->shape[t].ids + CHUNK_IDS - 1) / CHUNK_IDS;
+    }
+    lc.first_unit[p->ntables] = (int)units;
+    ld->rows_total = (uint64_t)total;
+
+    int rc = 0;
+    dg_loader_step_begin(ld, "schema", "create %d tables", p->ntables + 1);
+    for (int t = 0; t < p->ntables && rc == 0; t++)
+        rc = exec_ddl(ld->conn, p->names[t], NULL, err);
+    if (rc == 0)
+        rc = exec_ddl(ld->conn, NULL, meta_ddl, err);
+    if (rc) {
+        free(lc.first_unit);
+        return rc;
+    }
+    dg_loader_step_end(ld, 0, 0);
+
+    dg_loader_step_begin(ld, "table", "tables %s .. %s", p->names[0], p->names[p->ntables - 1]);
+    rc = dg_loader_parallel(ld, (int)units, data_unit, &lc, "tables", err);
+    free(lc.first_unit);
+    if (rc)
+        return rc;
+    dg_loader_step_end(ld, atomic_load(&lc.rows), atomic_load(&lc.bytes));
+
+    for (int which = 0; which < 3 && rc == 0; which++)
+        rc = index_step(ld, p, which, err);
+    if (rc == 0) {
+        const char **list = xcalloc((size_t)p->ntables + 2, sizeof *list);
+        for (int t = 0; t < p->ntables; t++)
+            list[t] = p->names[t];
+        list[p->ntables] = "tables_meta";
+        rc = dg_loader_analyze(ld, list, err);
+        free(list);
+    }
+    if (rc == 0)
+        rc = meta_row(ld, p, seed, total, err);
+    return rc;
+}
+
+static int drop_one(dg_conn *conn, const char *name, bool *existed, dg_err *err)
+{
+    bool e = false;
+    int rc = dg_table_exists(conn, name, &e, err);
+    if (rc == 0 && e) {
+        char sql[96];
+        snprintf(sql, sizeof sql, "DROP TABLE %s", name);
+        rc = dg_exec(conn, sql, err);
+        if (rc)
+            dg_err_prefix(err, "dropping table %s", name);
+    }
+    if (existed)
+        *existed = e;
+    return rc;
+}
+
+int dg_tables_drop(dg_workload *wl, dg_conn *conn, dg_err *err)
+{
+    dg_tables *p = wl->priv;
+    /* a load creates tbl_200 .. tbl_(200+N-1) together: drop them in order until one is
+     * missing past the count asked now, which finds the tables of a load with more (the
+     * count is not read from tables_meta: on Firebird a table read in this attachment
+     * cannot be dropped in it) */
+    int rc = drop_one(conn, "tables_meta", NULL, err);
+    for (int t = 0; t < TABLES_MAX_COUNT && rc == 0; t++) {
+        char name[32];
+        snprintf(name, sizeof name, "tbl_%d", TABLES_FIRST_NUMBER + t);
+        bool e = false;
+        rc = drop_one(conn, name, &e, err);
+        if (rc == 0 && !e && t >= p->ntables)
+            break;
+    }
+    return rc;
+}
