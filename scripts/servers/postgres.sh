@@ -12,6 +12,8 @@
 # running and 3 when not, `env` prints the URL the integration tests read, `clean` stops
 # the server and deletes the directory.
 #
+# DG_PG_OPTIONS adds server options for this start (e.g. "-c shared_buffers=16MB": a test
+# that needs a small buffer cache runs its own cluster with DG_SERVER_DIR and DG_PG_PORT).
 # Settings changed from initdb's defaults, and why (everything else is stock):
 #   listen_addresses = 127.0.0.1, port, unix_socket_directories   loopback-only, own socket
 #   autovacuum = off        autovacuum workers run transactions in the database, which
@@ -102,7 +104,7 @@ start() {
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$DIR"
   # port and socket directory on the command line too, so DG_PG_PORT applies to an
   # existing cluster
-  as_owner "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -o "-p $PORT -k $DIR" start >/dev/null \
+  as_owner "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -o "-p $PORT -k $DIR ${DG_PG_OPTIONS:-}" start >/dev/null \
     || { tail -n 20 "$LOG" >&2; die "the server did not start (log: $LOG)"; }
   if [ $fresh = 1 ] || [ ! -f "$DIR/provisioned" ]; then
     create_role_and_db
