@@ -264,6 +264,11 @@ struct dg_backend {
     /* Bulk load (the backend's fast path: COPY, LOAD DATA, big prepared batches). */
     int (*bulk_begin)(dg_conn *c, const char *table, const char *const *cols, int ncols,
                       dg_bulk **out, dg_err *err);
+    /* Optional: the same for a load of a whole table the caller has just created and that
+     * nobody else writes until bulk_end (the backend may empty it first and use a faster
+     * path, e.g. PostgreSQL's COPY FREEZE); NULL = bulk_begin. */
+    int (*bulk_begin_whole)(dg_conn *c, const char *table, const char *const *cols, int ncols,
+                            dg_bulk **out, dg_err *err);
     int (*bulk_row)(dg_bulk *b, const dg_value *vals, dg_err *err);
     /* Finishes (commit = true) or abandons the load; frees b in both cases. */
     int (*bulk_end)(dg_bulk *b, bool commit, dg_err *err);
@@ -421,6 +426,13 @@ static inline int dg_bulk_begin(dg_conn *c, const char *table, const char *const
                                 dg_bulk **out, dg_err *err)
 {
     return c->be->bulk_begin(c, table, cols, ncols, out, err);
+}
+/* A bulk load of all of a table just created, which nobody else writes meanwhile. */
+static inline int dg_bulk_begin_whole(dg_conn *c, const char *table, const char *const *cols,
+                                      int ncols, dg_bulk **out, dg_err *err)
+{
+    return c->be->bulk_begin_whole ? c->be->bulk_begin_whole(c, table, cols, ncols, out, err)
+                                   : c->be->bulk_begin(c, table, cols, ncols, out, err);
 }
 static inline int dg_bulk_row(dg_bulk *b, const dg_value *vals, dg_err *err)
 {

@@ -113,6 +113,7 @@ typedef struct pg_stmt {
 typedef struct pg_bulk {
     dg_bulk base; /* must be first */
     int ncols;
+    bool in_tx;   /* a whole-table load: COPY in BEGIN .. COMMIT (bulk_begin) */
     char *buf;
     size_t len, cap;
 } pg_bulk;
@@ -1012,28 +1013,58 @@ static int bulk_flush(pg_bulk *b, dg_err *err)
     return 0;
 }
 
-static int pg_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
-                         dg_bulk **out, dg_err *err)
+/* COPY ... FROM STDIN into table. whole: the caller loads the whole of a table it has just
+ * created and that nobody else writes; then the COPY runs in a transaction that first
+ * empties the table (TRUNCATE, instant on a new table), which allows FREEZE: rows are
+ * written frozen and their pages all-visible, so the VACUUM after the load has nothing
+ * left to do and the first readers set no hint bits. */
+static int bulk_begin(pg_conn *c, const char *table, const char *const *cols, int ncols, bool whole,
+                      dg_bulk **out, dg_err *err)
 {
-    pg_conn *c = (pg_conn *)conn;
     dg_strbuf sql = DG_STRBUF_INIT;
+    int rc = 0;
+    if (whole) {
+        dg_sb_printf(&sql, "BEGIN; TRUNCATE %s", table);
+        rc = exec_sql(c, dg_sb_str(&sql), false, NULL, err);
+        dg_sb_reset(&sql);
+        if (rc) {
+            dg_sb_free(&sql);
+            PQclear(PQexec(c->pg, "ROLLBACK"));
+            return rc;
+        }
+    }
     dg_sb_printf(&sql, "COPY %s (", table);
     for (int i = 0; i < ncols; i++)
         dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_add(&sql, ") FROM STDIN");
+    dg_sb_add(&sql, whole ? ") FROM STDIN (FREEZE)" : ") FROM STDIN");
     PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
     dg_sb_free(&sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
-        int rc = fill_error(c, res, NULL, err);
+        rc = fill_error(c, res, NULL, err);
         PQclear(res);
+        if (whole)
+            PQclear(PQexec(c->pg, "ROLLBACK"));
         return rc;
     }
     PQclear(res);
     pg_bulk *b = xcalloc(1, sizeof *b);
-    b->base.conn = conn;
+    b->base.conn = &c->base;
     b->ncols = ncols;
+    b->in_tx = whole;
     *out = &b->base;
     return 0;
+}
+
+static int pg_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
+                         dg_bulk **out, dg_err *err)
+{
+    return bulk_begin((pg_conn *)conn, table, cols, ncols, false, out, err);
+}
+
+static int pg_bulk_begin_whole(dg_conn *conn, const char *table, const char *const *cols,
+                               int ncols, dg_bulk **out, dg_err *err)
+{
+    return bulk_begin((pg_conn *)conn, table, cols, ncols, true, out, err);
 }
 
 /* Appends v in COPY text format: \N for NULL; backslash, tab, newline and carriage return
@@ -1108,6 +1139,12 @@ static int pg_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
         if (PQresultStatus(res) != PGRES_COMMAND_OK && rc == 0 && ok)
             rc = fill_error(c, res, NULL, err);
         PQclear(res);
+    }
+    if (b->in_tx) {
+        if (ok && rc == 0)
+            rc = exec_sql(c, "COMMIT", false, NULL, err);
+        else
+            PQclear(PQexec(c->pg, "ROLLBACK"));
     }
     free(b->buf);
     free(b);
@@ -1340,6 +1377,7 @@ const dg_backend dg_backend_postgres = {
     .commit = pg_commit,
     .rollback = pg_rollback,
     .bulk_begin = pg_bulk_begin,
+    .bulk_begin_whole = pg_bulk_begin_whole,
     .bulk_row = pg_bulk_row,
     .bulk_end = pg_bulk_end,
     .stats = pg_stats,

@@ -10,9 +10,9 @@
  * step name. Index names carry the table's (iuk_tbl_200, ind1_tbl_200) because most
  * databases name indexes per schema.
  *
- * Order: create tables; fill them (units of 4096 ids of one table, in key order, on
- * ld->jobs connections through the backends' bulk paths; the data depend only on the
- * seed, never on which job runs a unit); primary keys, then iuk_tbl, then ind1, each a
+ * Order: create tables; fill them (a unit is one whole table, in key order, on ld->jobs
+ * connections through the backends' whole-table bulk paths, e.g. PostgreSQL's COPY
+ * FREEZE; the data depend only on the seed, never on which job runs a unit); primary keys, then iuk_tbl, then ind1, each a
  * timed step over all tables; ANALYZE where the dialect has it; and last tables_meta,
  * whose row marks the load complete (a run refuses a database without it).
  */
@@ -27,7 +27,6 @@
 #include <string.h>
 #include <time.h>
 
-#define CHUNK_IDS 4096
 #define PROGRESS_ROWS 4096
 
 #define TABLE_DDL                                                                          \
@@ -44,7 +43,6 @@ static const char meta_ddl[] = "CREATE TABLE tables_meta (mt_tables {int} NOT NU
 typedef struct load_ctx {
     dg_tables *p;
     uint64_t seed;
-    int *first_unit; /* [ntables + 1]: units of table t are first_unit[t] .. first_unit[t+1]-1 */
     atomic_ullong rows, bytes;
 } load_ctx;
 
@@ -66,20 +64,16 @@ static int data_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *
 {
     load_ctx *lc = arg;
     dg_tables *p = lc->p;
-    int t = 0;
-    while (unit >= lc->first_unit[t + 1])
-        t++;
+    int t = unit;
     const dg_tables_shape *sh = &p->shape[t];
-    int64_t first = (int64_t)(unit - lc->first_unit[t]) * CHUNK_IDS;
-    int64_t end = first + CHUNK_IDS < sh->ids ? first + CHUNK_IDS : sh->ids;
     dg_bulk *b = NULL;
-    int rc = dg_bulk_begin(conn, p->names[t], dg_tables_cols, 14, &b, err);
+    int rc = dg_bulk_begin_whole(conn, p->names[t], dg_tables_cols, 14, &b, err);
     if (rc)
         return rc;
     uint64_t shown_rows = 0, shown_bytes = 0;
     dg_tables_row r;
     dg_value v[14];
-    for (int64_t i = first; i < end && rc == 0; i++) {
+    for (int64_t i = 0; i < sh->ids && rc == 0; i++) {
         int n = dg_tables_rows_of_id(lc->seed, t, sh, i);
         for (int s = 1; s <= n && rc == 0; s++) {
             dg_tables_row_gen(lc->seed, t, i, s, true, &r);
@@ -181,19 +175,12 @@ int dg_tables_load(dg_workload *wl, dg_loader *ld, dg_err *err)
     lc.seed = seed;
     atomic_init(&lc.rows, 0);
     atomic_init(&lc.bytes, 0);
-    lc.first_unit = xcalloc((size_t)p->ntables + 1, sizeof *lc.first_unit);
-    int64_t units = 0;
     for (int t = 0; t < p->ntables; t++) {
         dg_tables_shape_of(seed, t, dg_tables_rows_share(total, p->ntables, t), &p->shape[t]);
-        if (p->shape[t].ids > TABLES_MAX_IDS) {
-            free(lc.first_unit);
+        if (p->shape[t].ids > TABLES_MAX_IDS)
             return dg_err_fail(err, DG_E_INVAL, "tables: too many rows per table (at most about %lld)",
                                (long long)(TABLES_MAX_IDS * 8));
-        }
-        lc.first_unit[t] = (int)units;
-        units += (p->shape[t].ids + CHUNK_IDS - 1) / CHUNK_IDS;
     }
-    lc.first_unit[p->ntables] = (int)units;
     ld->rows_total = (uint64_t)total;
 
     int rc = 0;
@@ -202,15 +189,12 @@ int dg_tables_load(dg_workload *wl, dg_loader *ld, dg_err *err)
         rc = exec_ddl(ld->conn, p->names[t], NULL, err);
     if (rc == 0)
         rc = exec_ddl(ld->conn, NULL, meta_ddl, err);
-    if (rc) {
-        free(lc.first_unit);
+    if (rc)
         return rc;
-    }
     dg_loader_step_end(ld, 0, 0);
 
     dg_loader_step_begin(ld, "table", "tables %s .. %s", p->names[0], p->names[p->ntables - 1]);
-    rc = dg_loader_parallel(ld, (int)units, data_unit, &lc, "tables", err);
-    free(lc.first_unit);
+    rc = dg_loader_parallel(ld, p->ntables, data_unit, &lc, "tables", err);
     if (rc)
         return rc;
     dg_loader_step_end(ld, atomic_load(&lc.rows), atomic_load(&lc.bytes));
