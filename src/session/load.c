@@ -84,8 +84,10 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
         wl->scale = s < 1 ? 1 : s;
         char sz[32];
         dg_format_size(cfg->size_bytes, sz, sizeof sz);
-        info(cfg, "--size %s: scale %lld (about %.1f MB per %s)", sz, (long long)wl->scale,
-             (double)wl->bytes_per_scale / 1e6, wl->scale_unit);
+        char per[32];
+        dg_format_size(wl->bytes_per_scale, per, sizeof per);
+        info(cfg, "--size %s: scale %lld (about %s per %s)", sz, (long long)wl->scale, per,
+             wl->scale_unit);
     }
     dg_dbstats before;
     memset(&before, 0, sizeof before);
