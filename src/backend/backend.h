@@ -169,6 +169,15 @@ typedef struct dg_dialect {
     bool alter_add_pk;       /* ALTER TABLE .. ADD CONSTRAINT .. PRIMARY KEY; else a UNIQUE
                                 INDEX stands in for a key added after the load (SQLite) */
     const char *analyze_prefix; /* statement before a table name: "ANALYZE "; NULL: none */
+    const char *analyze_frozen_prefix; /* the same for a table loaded through bulk_begin_whole
+                                          (rows written frozen: no VACUUM needed); NULL: as
+                                          analyze_prefix */
+    bool analyze_columns;    /* the statement takes a column list after the table name */
+    bool parallel_ddl;       /* DDL on different tables may run on several connections at once
+                                (index builds of a load on --jobs connections) */
+    bool pk_at_create;       /* the primary key is the table's storage order (InnoDB): adding it
+                                after a load rewrites the table, so loaders that write in key
+                                order declare it in CREATE TABLE instead */
     const char *post_load_sql; /* run once after a load (e.g. a WAL checkpoint); NULL if none */
     int max_params;          /* bind parameters per statement */
 } dg_dialect;

@@ -1297,6 +1297,8 @@ static const dg_dialect mysql_dialect = {
     .drop_if_exists = true,
     .alter_add_pk = true,
     .analyze_prefix = "ANALYZE TABLE ",
+    .parallel_ddl = true,
+    .pk_at_create = true, /* InnoDB tables are clustered on their primary key */
     .post_load_sql = NULL,
     .max_params = 65535,
 };

@@ -1331,6 +1331,9 @@ static const dg_dialect postgres_dialect = {
      * gathers statistics in one pass (dg_exec runs it outside a transaction block); a
      * database-wide VACUUM would also vacuum every other table of the database */
     .analyze_prefix = "VACUUM ANALYZE ",
+    .parallel_ddl = true,
+    .analyze_frozen_prefix = "ANALYZE ", /* COPY FREEZE left VACUUM nothing to do */
+    .analyze_columns = true,
     .post_load_sql = NULL,
     .max_params = 65535,
 };

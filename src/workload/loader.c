@@ -194,9 +194,32 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
     return 0;
 }
 
-int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err)
+typedef struct analyze_job {
+    const char *const *tables;
+    const char *prefix, *cols, *name;
+} analyze_job;
+
+static int analyze_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *err)
 {
-    const char *prefix = ld->conn->dialect->analyze_prefix;
+    analyze_job *a = arg;
+    (void)ld;
+    char sql[512];
+    if (a->cols)
+        snprintf(sql, sizeof sql, "%s%s (%s)", a->prefix, a->tables[unit], a->cols);
+    else
+        snprintf(sql, sizeof sql, "%s%s", a->prefix, a->tables[unit]);
+    int rc = dg_exec(conn, sql, err);
+    if (rc)
+        dg_err_prefix(err, "%s %s", a->name, a->tables[unit]);
+    return rc;
+}
+
+int dg_loader_analyze_cols(dg_loader *ld, const char *const *tables, const char *cols,
+                           bool frozen, dg_err *err)
+{
+    const dg_dialect *d = ld->conn->dialect;
+    const char *prefix = frozen && d->analyze_frozen_prefix ? d->analyze_frozen_prefix
+                                                            : d->analyze_prefix;
     if (!prefix)
         return 0;
     /* the step is named after what runs: "analyze", "vacuum analyze", "analyze table" */
@@ -207,18 +230,27 @@ int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err)
     while (n > 0 && name[n - 1] == ' ')
         n--;
     name[n] = '\0';
+    int ntables = 0;
+    while (tables[ntables])
+        ntables++;
+    analyze_job a = {tables, prefix, d->analyze_columns ? cols : NULL, name};
     dg_loader_step_begin(ld, "other", "%s", name);
-    for (const char *const *t = tables; *t; t++) {
-        char sql[160];
-        snprintf(sql, sizeof sql, "%s%s", prefix, *t);
-        int rc = dg_exec(ld->conn, sql, err);
-        if (rc) {
-            dg_err_prefix(err, "%s %s", name, *t);
-            return rc;
-        }
+    int rc = 0;
+    if (ld->jobs > 1 && ntables > 1) {
+        rc = dg_loader_parallel(ld, ntables, analyze_unit, &a, name, err);
+    } else {
+        for (int t = 0; t < ntables && rc == 0; t++)
+            rc = analyze_unit(ld, ld->conn, t, &a, err);
     }
+    if (rc)
+        return rc;
     dg_loader_step_end(ld, 0, 0);
     return 0;
+}
+
+int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err)
+{
+    return dg_loader_analyze_cols(ld, tables, NULL, false, err);
 }
 
 int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,

@@ -82,6 +82,12 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
  * VACUUM ANALYZE) for each of tables (NULL-terminated) on ld->conn, as one timed step;
  * nothing when the dialect has none. 0 or the first error. */
 int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err);
+/* The same, on ld->jobs connections when there are several. cols: the columns whose
+ * statistics the workload's queries need (used where the dialect takes a column list),
+ * NULL = all; frozen: the tables were loaded with dg_bulk_begin_whole (the dialect may
+ * then skip the VACUUM part). */
+int dg_loader_analyze_cols(dg_loader *ld, const char *const *tables, const char *cols,
+                           bool frozen, dg_err *err);
 
 /* Executes SQL (rendered from a dialect template) on ld->conn as its own timed step. */
 int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,

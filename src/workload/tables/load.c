@@ -10,7 +10,8 @@
  * step name. Index names carry the table's (iuk_tbl_200, ind1_tbl_200) because most
  * databases name indexes per schema.
  *
- * Order: create tables; fill them (a unit is one whole table, in key order, on ld->jobs
+ * Order: create tables (with their primary key where it is the storage order: InnoDB);
+ * fill them (a unit is one whole table, in key order, on ld->jobs
  * connections through the backends' whole-table bulk paths, e.g. PostgreSQL's COPY
  * FREEZE; the data depend only on the seed, never on which job runs a unit); primary keys, then iuk_tbl, then ind1, each a
  * timed step over all tables; ANALYZE where the dialect has it; and last tables_meta,
@@ -34,7 +35,7 @@
     "col4 {varchar 5} NOT NULL, col5 {varchar 50} NOT NULL, col6 {varchar 1000}, "       \
     "col7 {varchar 300}, col8 {varchar 300}, col9 {timestamp} NOT NULL, col10 {int}, "  \
     "col11 {bigint}, col12 {numeric 12,2}, col13 {char 1}, col14 {varchar 20}, "         \
-    "col15 {timestamp} DEFAULT '2010-07-30 16:25:44')"
+    "col15 {timestamp} DEFAULT '2010-07-30 16:25:44'"
 
 static const char meta_ddl[] = "CREATE TABLE tables_meta (mt_tables {int} NOT NULL, "
                                "mt_rows {bigint} NOT NULL, mt_seed {bigint} NOT NULL, "
@@ -46,12 +47,15 @@ typedef struct load_ctx {
     atomic_ullong rows, bytes;
 } load_ctx;
 
-/* Runs a DDL template; with a table name, TABLE_DDL for that table. */
+/* Runs a DDL template; with a table name, TABLE_DDL for that table (with its primary key
+ * where the database stores rows in key order: the loader writes them in that order). */
 static int exec_ddl(dg_conn *conn, const char *table, const char *tmpl_or_null, dg_err *err)
 {
     char tmpl[1024];
-    if (table)
-        snprintf(tmpl, sizeof tmpl, TABLE_DDL, table);
+    if (table && conn->dialect->pk_at_create)
+        snprintf(tmpl, sizeof tmpl, TABLE_DDL ", PRIMARY KEY (id, seq))", table);
+    else if (table)
+        snprintf(tmpl, sizeof tmpl, TABLE_DDL ")", table);
     else
         snprintf(tmpl, sizeof tmpl, "%s", tmpl_or_null);
     char *sql = dg_sql_renderx(conn->dialect, tmpl);
@@ -100,37 +104,58 @@ static int data_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *
     return rc;
 }
 
-/* One index (or the primary key) on every table, as one timed step. */
+/* The statement that builds index `which` (0 primary key, 1 iuk_tbl, 2 ind1) on table name. */
+static void index_sql(const dg_dialect *d, int which, const char *name, dg_strbuf *sb)
+{
+    if (which == 0) {
+        char pk[64];
+        snprintf(pk, sizeof pk, "%s_pkey", name);
+        dg_sql_add_pk(d, name, pk, "id, seq", sb);
+    } else if (which == 1) {
+        dg_sb_printf(sb, "CREATE UNIQUE INDEX iuk_%s ON %s (id, col3, col4, col5)", name, name);
+    } else if (d->desc_index_columns) {
+        dg_sb_printf(sb, "CREATE INDEX ind1_%s ON %s (id, col9 DESC, col14)", name, name);
+    } else {
+        dg_sb_printf(sb, "CREATE DESCENDING INDEX ind1_%s ON %s (id, col9, col14)", name, name);
+    }
+}
+
+typedef struct index_job {
+    dg_tables *p;
+    int which;
+} index_job;
+
+static const char *const index_what[] = {"primary key", "index iuk_tbl", "index ind1"};
+
+static int index_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *err)
+{
+    index_job *j = arg;
+    (void)ld;
+    dg_strbuf sb = DG_STRBUF_INIT;
+    index_sql(conn->dialect, j->which, j->p->names[unit], &sb);
+    int rc = dg_exec(conn, dg_sb_str(&sb), err);
+    dg_sb_free(&sb);
+    if (rc)
+        dg_err_prefix(err, "%s on %s", index_what[j->which], j->p->names[unit]);
+    return rc;
+}
+
+/* One index (or the primary key) on every table, as one timed step; on --jobs
+ * connections where the database builds indexes of different tables at once. */
 static int index_step(dg_loader *ld, dg_tables *p, int which, dg_err *err)
 {
-    dg_conn *conn = ld->conn;
-    const dg_dialect *d = conn->dialect;
-    static const char *const what[] = {"primary key", "index iuk_tbl", "index ind1"};
+    const dg_dialect *d = ld->conn->dialect;
     /* where directions are per index, ind1 is DESCENDING on all three columns: the step
      * name (kept in the result file) says so */
-    const char *label = which == 2 && !d->desc_index_columns ? "index ind1 (DESCENDING)" : what[which];
+    const char *label = which == 2 && !d->desc_index_columns ? "index ind1 (DESCENDING)" : index_what[which];
     dg_loader_step_begin(ld, "index", "%s on %d tables", label, p->ntables);
-    dg_strbuf sb = DG_STRBUF_INIT;
+    index_job j = {p, which};
     int rc = 0;
-    for (int t = 0; t < p->ntables && rc == 0; t++) {
-        const char *name = p->names[t];
-        dg_sb_reset(&sb);
-        if (which == 0) {
-            char pk[64];
-            snprintf(pk, sizeof pk, "%s_pkey", name);
-            dg_sql_add_pk(d, name, pk, "id, seq", &sb);
-        } else if (which == 1) {
-            dg_sb_printf(&sb, "CREATE UNIQUE INDEX iuk_%s ON %s (id, col3, col4, col5)", name, name);
-        } else if (d->desc_index_columns) {
-            dg_sb_printf(&sb, "CREATE INDEX ind1_%s ON %s (id, col9 DESC, col14)", name, name);
-        } else {
-            dg_sb_printf(&sb, "CREATE DESCENDING INDEX ind1_%s ON %s (id, col9, col14)", name, name);
-        }
-        rc = dg_exec(conn, dg_sb_str(&sb), err);
-        if (rc)
-            dg_err_prefix(err, "%s on %s", what[which], name);
-    }
-    dg_sb_free(&sb);
+    if (ld->jobs > 1 && d->parallel_ddl)
+        rc = dg_loader_parallel(ld, p->ntables, index_unit, &j, label, err);
+    else
+        for (int t = 0; t < p->ntables && rc == 0; t++)
+            rc = index_unit(ld, ld->conn, t, &j, err);
     if (rc == 0)
         dg_loader_step_end(ld, 0, 0);
     return rc;
@@ -199,14 +224,16 @@ int dg_tables_load(dg_workload *wl, dg_loader *ld, dg_err *err)
         return rc;
     dg_loader_step_end(ld, atomic_load(&lc.rows), atomic_load(&lc.bytes));
 
-    for (int which = 0; which < 3 && rc == 0; which++)
+    /* the primary key first, unless CREATE TABLE declared it (pk_at_create) */
+    for (int which = ld->conn->dialect->pk_at_create ? 1 : 0; which < 3 && rc == 0; which++)
         rc = index_step(ld, p, which, err);
     if (rc == 0) {
         const char **list = xcalloc((size_t)p->ntables + 2, sizeof *list);
         for (int t = 0; t < p->ntables; t++)
             list[t] = p->names[t];
-        list[p->ntables] = "tables_meta";
-        rc = dg_loader_analyze(ld, list, err);
+        /* statistics of the columns the queries filter and sort on; the wide text
+         * columns would cost most of the time and change no plan */
+        rc = dg_loader_analyze_cols(ld, list, "id, seq, col3, col4, col5, col9, col14", true, err);
         free(list);
     }
     if (rc == 0)
