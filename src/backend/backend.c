@@ -713,8 +713,8 @@ void dg_server_info_add(dg_server_info *si, const char *name, const char *value)
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
-int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
-                 bool *found, dg_err *err)
+int dg_query_ints(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
+                  int ncols, bool *found, dg_err *err)
 {
     dg_stmt *s = NULL;
     int rc = dg_prepare(c, sql, &s, err);
@@ -727,9 +727,12 @@ int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int
         if (r < 0) {
             rc = r;
         } else if (r == 1) {
-            dg_value v;
-            dg_column(s, 0, &v);
-            got = dg_value_as_int(&v, out);
+            got = true;
+            for (int i = 0; i < ncols; i++) {
+                dg_value v;
+                dg_column(s, i, &v);
+                got &= dg_value_as_int(&v, &out[i]);
+            }
             dg_stmt_reset(s);
         }
     }
@@ -737,6 +740,12 @@ int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int
     if (rc == 0 && found)
         *found = got;
     return rc;
+}
+
+int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
+                 bool *found, dg_err *err)
+{
+    return dg_query_ints(c, sql, params, n, out, 1, found, err);
 }
 
 int dg_sql_count_params(const char *sql)

@@ -483,6 +483,10 @@ static inline bool dg_conn_cache_stats(dg_conn *c, int64_t *hits, int64_t *misse
  * integer into *out (*found = false when no row or NULL). Resets the statement. */
 int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
                  bool *found, dg_err *err);
+/* The same for the first ncols columns of the first row, into out[0 .. ncols-1]; *found
+ * is false when there is no row or a column is NULL or not a number. */
+int dg_query_ints(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
+                  int ncols, bool *found, dg_err *err);
 
 /* Counts '?' placeholders outside quotes and comments. */
 int dg_sql_count_params(const char *sql);

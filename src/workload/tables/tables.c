@@ -59,26 +59,11 @@ static void set_count(dg_tables *p, int n)
 int dg_tables_read_meta(dg_conn *conn, int *ntables, int64_t *rows, uint64_t *seed, bool *found,
                         dg_err *err)
 {
-    dg_stmt *s = NULL;
-    *found = false;
-    int rc = dg_prepare(conn, "SELECT mt_tables, mt_rows, mt_seed FROM tables_meta", &s, err);
+    int64_t v[3] = {0, 0, 0};
+    int rc = dg_query_ints(conn, "SELECT mt_tables, mt_rows, mt_seed FROM tables_meta", NULL, 0, v,
+                           3, found, err);
     if (rc)
         return rc;
-    int64_t v[3] = {0, 0, 0};
-    rc = dg_execute(s, NULL, 0, err);
-    int r = rc ? rc : dg_fetch(s, err);
-    if (r == 1) {
-        for (int i = 0; i < 3; i++) {
-            dg_value x;
-            dg_column(s, i, &x);
-            dg_value_as_int(&x, &v[i]);
-        }
-        *found = true;
-    }
-    dg_stmt_reset(s);
-    dg_stmt_free(s);
-    if (r < 0)
-        return r;
     *ntables = (int)v[0];
     *rows = v[1];
     *seed = (uint64_t)v[2];

@@ -43,26 +43,13 @@ static const double tx_weights[TPCC_NTX] = {45, 43, 4, 4, 4};
 static int tpcc_attach(dg_workload *wl, dg_conn *conn, dg_err *err)
 {
     dg_tpcc *p = wl->priv;
-    dg_stmt *s = NULL;
-    int rc = dg_prepare(conn, "SELECT mt_warehouses, mt_c_last, mt_c_id, mt_c_ol_i_id FROM tpcc_meta",
-                        &s, err);
+    int64_t v[4] = {0, 0, 0, 0};
+    bool have = false;
+    int rc = dg_query_ints(conn, "SELECT mt_warehouses, mt_c_last, mt_c_id, mt_c_ol_i_id FROM tpcc_meta",
+                           NULL, 0, v, 4, &have, err);
     if (rc)
         return rc;
-    int64_t v[4] = {0, 0, 0, 0};
-    rc = dg_execute(s, NULL, 0, err);
-    int r = rc ? rc : dg_fetch(s, err);
-    if (r == 1) {
-        for (int i = 0; i < 4; i++) {
-            dg_value x;
-            dg_column(s, i, &x);
-            dg_value_as_int(&x, &v[i]);
-        }
-    }
-    dg_stmt_reset(s);
-    dg_stmt_free(s);
-    if (r < 0)
-        return r;
-    if (r == 0 || v[0] <= 0)
+    if (!have || v[0] <= 0)
         return dg_err_fail(err, DG_E_INVAL, "tpcc_meta is empty: the database is not loaded "
                                             "(run 'dbgauge load --workload tpcc --drop')");
     int64_t n = 0;
