@@ -175,6 +175,9 @@ typedef struct dg_dialect {
     bool analyze_columns;    /* the statement takes a column list after the table name */
     bool parallel_ddl;       /* DDL on different tables may run on several connections at once
                                 (index builds of a load on --jobs connections) */
+    const char *parallel_ddl_setup; /* run on a connection before such DDL (PostgreSQL: no
+                                       parallel workers per index build, the jobs already
+                                       keep the cores busy); NULL: nothing */
     bool pk_at_create;       /* the primary key is the table's storage order (InnoDB): adding it
                                 after a load rewrites the table, so loaders that write in key
                                 order declare it in CREATE TABLE instead */

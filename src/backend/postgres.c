@@ -1332,6 +1332,7 @@ static const dg_dialect postgres_dialect = {
      * database-wide VACUUM would also vacuum every other table of the database */
     .analyze_prefix = "VACUUM ANALYZE ",
     .parallel_ddl = true,
+    .parallel_ddl_setup = "SET max_parallel_maintenance_workers = 0",
     .analyze_frozen_prefix = "ANALYZE ", /* COPY FREEZE left VACUUM nothing to do */
     .analyze_columns = true,
     .post_load_sql = NULL,
