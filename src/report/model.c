@@ -526,9 +526,14 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     double bytes = num(load, "bytes");
     dg_format_size(bytes > 0 ? (uint64_t)bytes : 0, size, sizeof size);
     const json_t *steps = json_object_get(load, "steps");
-    dg_rep_text(sec, "The database was loaded first: %s in %.2f s, %.1f MB/s of database growth "
-                     "(%zu steps, %.0f job%s).",
-                size, num(load, "seconds"), num(load, "mb_per_s"), json_array_size(steps),
+    const char *measure = dg_res_str(load, "bytes_measure");
+    bool sent = measure && !strcmp(measure, "sent");
+    dg_rep_text(sec, "The database was loaded first: %s in %.2f s, %.1f MB/s of %s (%zu steps, %.0f job%s).",
+                size, num(load, "seconds"), num(load, "mb_per_s"),
+                sent ? "data sent (the database reused free space: its growth does not measure "
+                       "the load)"
+                     : "database growth",
+                json_array_size(steps),
                 num(load, "jobs"), num(load, "jobs") == 1 ? "" : "s");
     if (json_array_size(steps) == 0)
         return;

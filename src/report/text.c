@@ -112,6 +112,10 @@ void dg_report_text_load(FILE *out, const json_t *load)
     double bytes = num(load, "bytes"), secs = num(load, "seconds");
     char s[32];
     dg_format_size(isfinite(bytes) && bytes > 0 ? (uint64_t)bytes : 0, s, sizeof s);
-    fprintf(out, "loaded %s in %.2f s (%.1f MB/s of database growth)\n", s, secs,
-            num(load, "mb_per_s"));
+    const char *measure = dg_res_str(load, "bytes_measure");
+    bool sent = measure && !strcmp(measure, "sent");
+    fprintf(out, "loaded %s in %.2f s (%.1f MB/s of %s)\n", s, secs, num(load, "mb_per_s"),
+            sent ? "data sent: the database file reused free space, its growth does not "
+                   "measure the load"
+                 : "database growth");
 }

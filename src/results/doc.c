@@ -220,6 +220,7 @@ json_t *dg_doc_load_json(const dg_doc_load *l)
     json_object_set_new(load, "jobs", json_integer(l->jobs));
     json_object_set_new(load, "seed", json_integer((json_int_t)l->seed));
     json_object_set_new(load, "bytes", json_integer((json_int_t)l->bytes));
+    json_object_set_new(load, "bytes_measure", json_string(l->bytes_measure ? l->bytes_measure : "growth"));
     json_object_set_new(load, "data_bytes_sent", json_integer((json_int_t)l->data_bytes_sent));
     json_object_set_new(load, "db_size_bytes", json_integer(l->db_size_bytes));
     json_object_set_new(load, "seconds", dg_json_real(l->seconds));

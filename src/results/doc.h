@@ -111,6 +111,9 @@ typedef struct dg_doc_load {
     int jobs;
     uint64_t seed;
     double bytes;             /* what the database grew by (or the bytes sent) */
+    const char *bytes_measure; /* "growth", or "sent" when growth does not measure the load
+                                  (the database reused free space, or has no size); NULL:
+                                  "growth" */
     uint64_t data_bytes_sent;
     int64_t db_size_bytes;
     double seconds;
