@@ -76,6 +76,24 @@ char *dg_sql_renderx(const dg_dialect *d, const char *tmpl)
     return dg_sb_take(&sb);
 }
 
+char *dg_sql_create_table(const dg_dialect *d, const char *tmpl, const char *pk_cols)
+{
+    char *sql = dg_sql_renderx(d, tmpl);
+    char *close = strrchr(sql, ')');
+    if (!d->pk_at_create || !pk_cols || !close)
+        return sql;
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sb_addn(&sb, sql, (size_t)(close - sql));
+    dg_sb_printf(&sb, ", PRIMARY KEY (%s)%s", pk_cols, close);
+    free(sql);
+    return dg_sb_take(&sb);
+}
+
+bool dg_sql_pk_after_load(const dg_dialect *d)
+{
+    return !d->pk_at_create;
+}
+
 void dg_sql_add_pk(const dg_dialect *d, const char *table, const char *name, const char *cols,
                    dg_strbuf *out)
 {

@@ -25,6 +25,14 @@ int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err 
  * programming error in a built-in workload. */
 char *dg_sql_renderx(const dg_dialect *d, const char *tmpl);
 
+/* Renders a CREATE TABLE template (ending with its closing parenthesis). With pk_cols, where
+ * the primary key is the table's storage order (dialect pk_at_create: InnoDB), the key is
+ * declared here, and loaders that write in key order skip adding it after the load
+ * (dg_sql_pk_after_load). Returns a new string (caller frees). */
+char *dg_sql_create_table(const dg_dialect *d, const char *tmpl, const char *pk_cols);
+/* False where dg_sql_create_table declared the primary key already. */
+bool dg_sql_pk_after_load(const dg_dialect *d);
+
 /* Appends the statement that adds primary key `name` on (cols) to a loaded table. */
 void dg_sql_add_pk(const dg_dialect *d, const char *table, const char *name, const char *cols,
                    dg_strbuf *out);

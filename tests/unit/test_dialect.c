@@ -189,6 +189,30 @@ static void test_add_pk(void)
     }
 }
 
+/* Where the key is the storage order (InnoDB) CREATE TABLE declares it and no key is added
+ * after the load; elsewhere the table is created bare. */
+static void test_create_table(void)
+{
+    static const char *const tmpl = "CREATE TABLE t (a {int} NOT NULL, b {varchar 20})";
+    static const char *const want[ND] = {
+        "CREATE TABLE t (a INTEGER NOT NULL, b TEXT)",
+        "CREATE TABLE t (a int NOT NULL, b varchar(20))",
+        "CREATE TABLE t (a INT NOT NULL, b VARCHAR(20), PRIMARY KEY (a))",
+        "CREATE TABLE t (a INTEGER NOT NULL, b VARCHAR(20))",
+    };
+    for (int d = 0; d < ND; d++) {
+        if (!dialects[d])
+            continue; /* not built */
+        char *sql = dg_sql_create_table(dialects[d], tmpl, "a");
+        DG_CHECK_STR(sql, want[d]);
+        free(sql);
+        DG_CHECK(dg_sql_pk_after_load(dialects[d]) == (d != D_MYSQL));
+        sql = dg_sql_create_table(dialects[d], tmpl, NULL); /* no key: never declared */
+        DG_CHECK(strstr(sql, "PRIMARY KEY") == NULL);
+        free(sql);
+    }
+}
+
 /* The sqlite dialect facts the renderer does not cover. */
 static void test_sqlite_facts(void)
 {
@@ -246,6 +270,7 @@ int main(void)
     DG_RUN(test_render_errors);
     DG_RUN(test_renderx_aborts);
     DG_RUN(test_add_pk);
+    DG_RUN(test_create_table);
     DG_RUN(test_sqlite_facts);
 #ifdef DG_TEST_KNOWN_BUGS
     DG_RUN(test_known_bugs);

@@ -52,13 +52,11 @@ typedef struct load_ctx {
 static int exec_ddl(dg_conn *conn, const char *table, const char *tmpl_or_null, dg_err *err)
 {
     char tmpl[1024];
-    if (table && conn->dialect->pk_at_create)
-        snprintf(tmpl, sizeof tmpl, TABLE_DDL ", PRIMARY KEY (id, seq))", table);
-    else if (table)
+    if (table)
         snprintf(tmpl, sizeof tmpl, TABLE_DDL ")", table);
     else
         snprintf(tmpl, sizeof tmpl, "%s", tmpl_or_null);
-    char *sql = dg_sql_renderx(conn->dialect, tmpl);
+    char *sql = dg_sql_create_table(conn->dialect, tmpl, table ? "id, seq" : NULL);
     int rc = dg_exec(conn, sql, err);
     free(sql);
     return rc;
@@ -230,7 +228,7 @@ int dg_tables_load(dg_workload *wl, dg_loader *ld, dg_err *err)
     dg_loader_step_end(ld, atomic_load(&lc.rows), atomic_load(&lc.bytes));
 
     /* the primary key first, unless CREATE TABLE declared it (pk_at_create) */
-    for (int which = ld->conn->dialect->pk_at_create ? 1 : 0; which < 3 && rc == 0; which++)
+    for (int which = dg_sql_pk_after_load(ld->conn->dialect) ? 0 : 1; which < 3 && rc == 0; which++)
         rc = index_step(ld, p, which, err);
     if (rc == 0) {
         const char **list = xcalloc((size_t)p->ntables + 2, sizeof *list);
