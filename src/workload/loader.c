@@ -69,6 +69,13 @@ void dg_loader_clear_stop(void)
     atomic_store(&g_load_stop, 0);
 }
 
+int dg_loader_check_stop(dg_err *err)
+{
+    if (!atomic_load_explicit(&g_load_stop, memory_order_relaxed))
+        return 0;
+    return dg_err_fail(err, DG_E_STOPPED, "interrupted");
+}
+
 typedef struct job_ctx {
     dg_loader *ld;
     int (*fn)(dg_loader *, dg_conn *, int, void *, dg_err *);

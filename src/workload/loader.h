@@ -66,6 +66,10 @@ void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes);
  * dg_loader_clear_stop(). */
 void dg_loader_request_stop(int signo);
 void dg_loader_clear_stop(void);
+/* For a long unit of work (a whole table): DG_E_STOPPED ("interrupted") once a stop was
+ * requested, else 0. Units call it every few thousand rows and give up; their bulk load
+ * is then abandoned (rolled back). */
+int dg_loader_check_stop(dg_err *err);
 
 /* Adds to the progress counters (thread-safe, lock-free). */
 void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes);

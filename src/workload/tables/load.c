@@ -83,6 +83,7 @@ static int data_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *
             rc = dg_bulk_row(b, v, err);
         }
         if (rc == 0 && b->rows - shown_rows >= PROGRESS_ROWS) {
+            rc = dg_loader_check_stop(err); /* a table is one unit: it may be large */
             dg_loader_progress(ld, b->rows - shown_rows, b->bytes - shown_bytes);
             shown_rows = b->rows;
             shown_bytes = b->bytes;

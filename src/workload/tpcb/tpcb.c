@@ -61,7 +61,7 @@ static int load_simple(dg_loader *ld, const char *table, const char *const *cols
 {
     dg_bulk *b = NULL;
     dg_loader_step_begin(ld, "table", "table %s", table);
-    int rc = dg_bulk_begin(ld->conn, table, cols, ncols, &b, err);
+    int rc = dg_bulk_begin_whole(ld->conn, table, cols, ncols, &b, err);
     if (rc)
         return rc;
     for (int64_t i = 1; i <= n && rc == 0; i++) {
@@ -83,6 +83,8 @@ static int load_simple(dg_loader *ld, const char *table, const char *const *cols
 
 typedef struct acc_job {
     int64_t naccounts;
+    int64_t chunk;  /* accounts per unit: the whole table with one job (a whole-table load,
+                       COPY FREEZE on PostgreSQL, as pgbench -i), else ACCOUNT_CHUNK */
     atomic_ullong rows, bytes;
 } acc_job;
 
@@ -90,12 +92,14 @@ static int load_accounts_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg,
 {
     acc_job *aj = arg;
     static const char *const cols[] = {"aid", "bid", "abalance", "filler"};
-    int64_t first = (int64_t)unit * ACCOUNT_CHUNK + 1;
-    int64_t last = first + ACCOUNT_CHUNK - 1;
+    int64_t first = (int64_t)unit * aj->chunk + 1;
+    int64_t last = first + aj->chunk - 1;
     if (last > aj->naccounts)
         last = aj->naccounts;
     dg_bulk *b = NULL;
-    int rc = dg_bulk_begin(conn, "pgbench_accounts", cols, 4, &b, err);
+    bool whole = aj->chunk >= aj->naccounts;
+    int rc = whole ? dg_bulk_begin_whole(conn, "pgbench_accounts", cols, 4, &b, err)
+                   : dg_bulk_begin(conn, "pgbench_accounts", cols, 4, &b, err);
     if (rc)
         return rc;
     uint64_t prev_rows = 0, prev_bytes = 0;
@@ -103,7 +107,8 @@ static int load_accounts_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg,
         dg_value v[4] = {dg_vint(aid), dg_vint((aid - 1) / ACCOUNTS_PER_BRANCH + 1), dg_vint(0),
                          dg_vtext("", 0)};
         rc = dg_bulk_row(b, v, err);
-        if ((aid & 8191) == 0) {
+        if ((aid & 8191) == 0 && rc == 0) {
+            rc = dg_loader_check_stop(err);
             dg_loader_progress(ld, b->rows - prev_rows, b->bytes - prev_bytes);
             prev_rows = b->rows;
             prev_bytes = b->bytes;
@@ -144,10 +149,11 @@ static int tpcb_load(dg_workload *wl, dg_loader *ld, dg_err *err)
                           TELLERS_PER_BRANCH, err)) != 0)
         return rc;
 
-    acc_job aj = {.naccounts = scale * ACCOUNTS_PER_BRANCH};
+    acc_job aj = {.naccounts = scale * ACCOUNTS_PER_BRANCH,
+                  .chunk = ld->jobs > 1 ? ACCOUNT_CHUNK : scale * ACCOUNTS_PER_BRANCH};
     atomic_init(&aj.rows, 0);
     atomic_init(&aj.bytes, 0);
-    int nunits = (int)((aj.naccounts + ACCOUNT_CHUNK - 1) / ACCOUNT_CHUNK);
+    int nunits = (int)((aj.naccounts + aj.chunk - 1) / aj.chunk);
     dg_loader_step_begin(ld, "table", "table pgbench_accounts");
     rc = dg_loader_parallel(ld, nunits, load_accounts_unit, &aj, "pgbench_accounts", err);
     if (rc)
@@ -171,7 +177,8 @@ static int tpcb_load(dg_workload *wl, dg_loader *ld, dg_err *err)
             return rc;
         dg_loader_step_end(ld, 0, 0);
     }
-    return dg_loader_analyze(ld, tables, err);
+    /* with one job every table was a whole-table load (written frozen on PostgreSQL) */
+    return dg_loader_analyze_cols(ld, tables, NULL, ld->jobs == 1, err);
 }
 
 static int tpcb_drop(dg_workload *wl, dg_conn *conn, dg_err *err)
