@@ -668,6 +668,31 @@ uint64_t dg_value_bytes(const dg_value *v)
     }
 }
 
+size_t dg_format_numeric(int64_t unscaled, int scale, char out[DG_NUMERIC_BUF])
+{
+    if (scale < 0)
+        scale = 0;
+    if (scale > 18)
+        scale = 18;
+    uint64_t a = unscaled < 0 ? (uint64_t)0 - (uint64_t)unscaled : (uint64_t)unscaled;
+    char rev[20]; /* digits, least significant first: at least scale + 1 of them */
+    int n = 0;
+    do {
+        rev[n++] = (char)('0' + a % 10);
+        a /= 10;
+    } while (a != 0 || n <= scale);
+    size_t k = 0;
+    if (unscaled < 0)
+        out[k++] = '-';
+    for (int i = n - 1; i >= 0; i--) {
+        out[k++] = rev[i];
+        if (i == scale && scale > 0)
+            out[k++] = '.';
+    }
+    out[k] = '\0';
+    return k;
+}
+
 void dg_value_format(const dg_value *v, char *buf, size_t len)
 {
     switch (v->type) {
@@ -681,18 +706,9 @@ void dg_value_format(const dg_value *v, char *buf, size_t len)
         snprintf(buf, len, "%.17g", v->u.d);
         break;
     case DG_V_NUMERIC: {
-        int64_t p = pow10i(v->u.n.scale);
-        int64_t u = v->u.n.unscaled;
-        const char *sign = u < 0 ? "-" : "";
-        uint64_t a = u < 0 ? (uint64_t)0 - (uint64_t)u : (uint64_t)u;
-        if (v->u.n.scale > 0) {
-            char frac[24];
-            snprintf(frac, sizeof frac, "%019" PRIu64, a % (uint64_t)p);
-            snprintf(buf, len, "%s%" PRIu64 ".%s", sign, a / (uint64_t)p,
-                     frac + 19 - (v->u.n.scale > 18 ? 18 : v->u.n.scale));
-        }
-        else
-            snprintf(buf, len, "%s%" PRIu64, sign, a);
+        char num[DG_NUMERIC_BUF];
+        dg_format_numeric(v->u.n.unscaled, v->u.n.scale, num);
+        snprintf(buf, len, "%s", num);
         break;
     }
     case DG_V_TEXT:

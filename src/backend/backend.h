@@ -84,6 +84,10 @@ bool dg_value_as_double(const dg_value *v, double *out);
 /* Approximate size of a value as row data (text length + 1, 8 for numbers, 1 for NULL),
  * for the bulk loaders' byte counts. */
 uint64_t dg_value_bytes(const dg_value *v);
+/* Writes unscaled / 10^scale as decimal text ("-12.34", "0.05", "7"; scale clamped to
+ * 0..18) and a NUL; returns its length. No printf: bind paths call it per parameter. */
+#define DG_NUMERIC_BUF 24
+size_t dg_format_numeric(int64_t unscaled, int scale, char out[DG_NUMERIC_BUF]);
 /* Formats a value as SQL-ish text into buf ("NULL", "12", "1.5", "12.34", the text). */
 void dg_value_format(const dg_value *v, char *buf, size_t len);
 

@@ -669,8 +669,7 @@ static bool set_param(my_stmt *s, int i, const dg_value *v)
         buffer = &s->pdbl[i];
         break;
     case DG_V_NUMERIC: /* exact: the decimal text */
-        dg_value_format(v, s->pnum[i], sizeof s->pnum[i]);
-        s->plen[i] = (unsigned long)strlen(s->pnum[i]);
+        s->plen[i] = (unsigned long)dg_format_numeric(v->u.n.unscaled, v->u.n.scale, s->pnum[i]);
         type = MYSQL_TYPE_NEWDECIMAL;
         buffer = s->pnum[i];
         break;

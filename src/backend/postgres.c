@@ -741,7 +741,7 @@ static const char *encode_param(pg_stmt *s, int i, const dg_value *v)
         snprintf(s->scratch[i], sizeof s->scratch[i], "%.17g", v->u.d);
         return s->scratch[i];
     case DG_V_NUMERIC:
-        dg_value_format(v, s->scratch[i], sizeof s->scratch[i]);
+        dg_format_numeric(v->u.n.unscaled, v->u.n.scale, s->scratch[i]);
         return s->scratch[i];
     case DG_V_TEXT:
         if (v->u.s.ptr[v->u.s.len] == '\0')
@@ -1085,7 +1085,7 @@ static void copy_value(pg_bulk *b, const dg_value *v)
         snprintf(num, sizeof num, "%.17g", v->u.d);
         break;
     case DG_V_NUMERIC:
-        dg_value_format(v, num, sizeof num);
+        dg_format_numeric(v->u.n.unscaled, v->u.n.scale, num);
         break;
     case DG_V_TEXT: {
         bulk_reserve(b, v->u.s.len * 2);
