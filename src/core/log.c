@@ -6,7 +6,8 @@
 
 static bool quiet;
 
-static void vlog(const char *level, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vlog(const char *level, const char *fmt,
+                                                      va_list ap)
 {
     char buf[2048];
     vsnprintf(buf, sizeof buf, fmt, ap);

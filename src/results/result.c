@@ -77,6 +77,16 @@ int dg_result_write(json_t *doc, const char *path, dg_err *err)
 
 int dg_result_read(const char *path, json_t **out, dg_err *err)
 {
+    /* a regular file of a sane size: a FIFO would block, /dev/zero never end, and a parse
+     * tree takes several times the file's size in memory */
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return dg_err_fail(err, DG_E_IO, "cannot read result file '%s': %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return dg_err_fail(err, DG_E_IO, "result file '%s' is not a regular file", path);
+    if (st.st_size > DG_RESULT_MAX_BYTES)
+        return dg_err_fail(err, DG_E_IO, "result file '%s' is too large (%lld bytes; the limit is %d MiB)",
+                           path, (long long)st.st_size, DG_RESULT_MAX_BYTES >> 20);
     json_error_t je;
     json_t *doc = json_load_file(path, 0, &je);
     if (!doc) {

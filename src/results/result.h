@@ -33,8 +33,12 @@ json_t *dg_result_new(void);
  * directory if it is missing. 0, or DG_E_IO with the path and reason in err. */
 int dg_result_write(json_t *doc, const char *path, dg_err *err);
 
-/* Reads and validates a result file (must have dbgauge.format <= DG_RESULT_FORMAT).
- * *out written only on success. DG_E_IO / DG_E_PARSE with "FILE:LINE:COL: ..." errors. */
+/* The largest result file dg_result_read accepts (about a week of 1-second intervals). */
+#define DG_RESULT_MAX_BYTES (1024 << 20)
+
+/* Reads and validates a result file (must have dbgauge.format <= DG_RESULT_FORMAT): a
+ * regular file of at most DG_RESULT_MAX_BYTES. *out written only on success. DG_E_IO /
+ * DG_E_PARSE with "FILE:LINE:COL: ..." errors. */
 int dg_result_read(const char *path, json_t **out, dg_err *err);
 
 /* Latency summary object {"avg","min","max","p50","p90","p95","p99","p999"} in ms. */

@@ -170,6 +170,7 @@ html_check "$TMP/cmp.html" structure svgs=2 "title=B relative to A, with 95% con
 printf '{"dbgauge": {"version": "0.1.0", "format": 1},\n "run": {"workload": "tpcb",,}}\n' >"$TMP/bad.json"
 echo '{"hello": 1}' >"$TMP/other.json"
 mkdir -p "$TMP/empty"
+truncate -s 1025M "$TMP/big.json" # sparse: a size over the limit without the bytes
 # a sweep index that points outside its directory
 mkdir -p "$TMP/evil" && cp "$RES"/sweep/*.json "$TMP/evil/"
 "$PY" - "$TMP/evil/experiment.json" <<'PY'
@@ -199,6 +200,8 @@ report -o out.html bad.json                        | 1 | bad.json:2:29: error:
 report -o out.html $RES/small.json bad.json        | 1 | bad.json:2:29: error:
 report -o out.html missing.json                    | 1 | cannot read 'missing.json'
 report -o out.html other.json                      | 1 | not a dbgauge result file
+report -o out.html /dev/zero                       | 1 | result file '/dev/zero' is not a regular file
+report -o out.html big.json                        | 1 | result file 'big.json' is too large
 report -o out.html empty                           | 1 | holds no result files
 report                                             | 1 | report needs result files or directories
 report --format pdf $RES/small.json                | 1 | unknown format 'pdf' for --format
