@@ -76,6 +76,17 @@ char *dg_sql_renderx(const dg_dialect *d, const char *tmpl)
     return dg_sb_take(&sb);
 }
 
+void dg_sql_insert(const char *table, const char *const *cols, int ncols, dg_strbuf *out)
+{
+    dg_sb_printf(out, "INSERT INTO %s (", table);
+    for (int i = 0; i < ncols; i++)
+        dg_sb_printf(out, "%s%s", i ? ", " : "", cols[i]);
+    dg_sb_add(out, ") VALUES (");
+    for (int i = 0; i < ncols; i++)
+        dg_sb_add(out, i ? ", ?" : "?");
+    dg_sb_add(out, ")");
+}
+
 char *dg_sql_create_table(const dg_dialect *d, const char *tmpl, const char *pk_cols)
 {
     char *sql = dg_sql_renderx(d, tmpl);

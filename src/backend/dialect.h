@@ -25,6 +25,10 @@ int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err 
  * programming error in a built-in workload. */
 char *dg_sql_renderx(const dg_dialect *d, const char *tmpl);
 
+/* Appends "INSERT INTO table (c1, c2, ...) VALUES (?, ?, ...)", the statement of the
+ * bulk paths that insert row by row. */
+void dg_sql_insert(const char *table, const char *const *cols, int ncols, dg_strbuf *out);
+
 /* Renders a CREATE TABLE template (ending with its closing parenthesis). With pk_cols, where
  * the primary key is the table's storage order (dialect pk_at_create: InnoDB), the key is
  * declared here, and loaders that write in key order skip adding it after the load

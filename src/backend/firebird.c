@@ -67,6 +67,7 @@
  * and server facts; the descriptor.
  */
 #include "backend/backend.h"
+#include "backend/dialect.h"
 
 #include "core/log.h"
 #include "core/strbuf.h"
@@ -1579,13 +1580,7 @@ static int fb_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     b->base.conn = conn;
     b->ncols = ncols;
     dg_strbuf sql = DG_STRBUF_INIT;
-    dg_sb_printf(&sql, "INSERT INTO %s (", table);
-    for (int i = 0; i < ncols; i++)
-        dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_add(&sql, ") VALUES (");
-    for (int i = 0; i < ncols; i++)
-        dg_sb_add(&sql, i ? ", ?" : "?");
-    dg_sb_add(&sql, ")");
+    dg_sql_insert(table, cols, ncols, &sql);
     int rc = stmt_prepare(c, dg_sb_str(&sql), &b->ins, err);
     if (rc)
         goto fail;

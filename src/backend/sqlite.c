@@ -13,6 +13,7 @@
  * descriptor.
  */
 #include "backend/backend.h"
+#include "backend/dialect.h"
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -429,13 +430,7 @@ static int sl_bulk_begin(dg_conn *conn, const char *table, const char *const *co
 {
     sl_conn *c = (sl_conn *)conn;
     dg_strbuf sql = DG_STRBUF_INIT;
-    dg_sb_printf(&sql, "INSERT INTO %s (", table);
-    for (int i = 0; i < ncols; i++)
-        dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_add(&sql, ") VALUES (");
-    for (int i = 0; i < ncols; i++)
-        dg_sb_add(&sql, i ? ", ?" : "?");
-    dg_sb_add(&sql, ")");
+    dg_sql_insert(table, cols, ncols, &sql);
     sqlite3_stmt *ins = NULL;
     int rc = prep(c, dg_sb_str(&sql), &ins, err);
     dg_sb_free(&sql);

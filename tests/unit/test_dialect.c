@@ -215,6 +215,18 @@ static void test_create_table(void)
     }
 }
 
+static void test_insert(void)
+{
+    static const char *const cols[] = {"a", "b", "c"};
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_sql_insert("t", cols, 3, &sb);
+    DG_CHECK_STR(dg_sb_str(&sb), "INSERT INTO t (a, b, c) VALUES (?, ?, ?)");
+    dg_sb_reset(&sb);
+    dg_sql_insert("u", cols, 1, &sb);
+    DG_CHECK_STR(dg_sb_str(&sb), "INSERT INTO u (a) VALUES (?)");
+    dg_sb_free(&sb);
+}
+
 /* dg_format_numeric against printf-made text, on edges and on random values. */
 static void numeric_ref(int64_t u, int scale, char *out, size_t len)
 {
@@ -330,6 +342,7 @@ int main(void)
     DG_RUN(test_add_pk);
     DG_RUN(test_create_table);
     DG_RUN(test_format_numeric);
+    DG_RUN(test_insert);
     DG_RUN(test_sqlite_facts);
 #ifdef DG_TEST_KNOWN_BUGS
     DG_RUN(test_known_bugs);
