@@ -42,6 +42,7 @@
  * load (COPY), statistics and server facts, the descriptor.
  */
 #include "backend/backend.h"
+#include "backend/pgcopy.h"
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -50,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #define COPY_FLUSH_BYTES (256 * 1024)
@@ -91,6 +93,7 @@ typedef struct pg_conn {
     unsigned generation; /* bumped by a reconnect: statements re-prepare themselves */
     dg_strbuf dealloc;   /* DEALLOCATE commands of freed statements, sent in batches */
     int ndealloc;
+    bool copy_text;      /* ?copy=text: bulk loads in COPY's text format, not binary */
 } pg_conn;
 
 typedef struct pg_stmt {
@@ -114,6 +117,9 @@ typedef struct pg_bulk {
     dg_bulk base; /* must be first */
     int ncols;
     bool in_tx;   /* a whole-table load: COPY in BEGIN .. COMMIT (bulk_begin) */
+    bool binary;  /* FORMAT binary: kinds[] says how each column is written */
+    dg_pgcopy_kind *kinds;
+    char **names; /* the columns, for messages */
     char *buf;
     size_t len, cap;
 } pg_bulk;
@@ -439,7 +445,9 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     bool url_options = false;
     for (int i = 0; i < url->nparams; i++) {
         const dg_setting *p = &url->params[i];
-        if (!strcmp(p->name, "options")) {
+        if (!strcmp(p->name, "copy")) {
+            c->copy_text = !strcasecmp(p->value, "text");
+        } else if (!strcmp(p->name, "options")) {
             url_options = true;
             if (*p->value) {
                 if (options.len)
@@ -988,7 +996,7 @@ static int pg_rollback(dg_conn *conn, dg_err *err)
     }
 }
 
-/* ---- bulk load (COPY FROM STDIN, text format) ------------------------------------------------ */
+/* ---- bulk load (COPY FROM STDIN, binary or text format) ------------------------------------- */
 
 static void bulk_reserve(pg_bulk *b, size_t extra)
 {
@@ -1013,6 +1021,51 @@ static int bulk_flush(pg_bulk *b, dg_err *err)
     return 0;
 }
 
+static void bulk_free(pg_bulk *b)
+{
+    if (b->names)
+        for (int i = 0; i < b->ncols; i++)
+            free(b->names[i]);
+    free(b->names);
+    free(b->kinds);
+    free(b->buf);
+    free(b);
+}
+
+/* The binary COPY writer of each column, from the columns' types as a query returns them;
+ * b->binary stays false (text format) when a type is not one pgcopy writes, or when the
+ * server keeps timestamps as floating point (a build option gone since PostgreSQL 10). */
+static int copy_kinds(pg_conn *c, const char *table, const char *const *cols, int ncols, pg_bulk *b,
+                      dg_err *err)
+{
+    dg_strbuf sql = DG_STRBUF_INIT;
+    dg_sb_add(&sql, "SELECT ");
+    for (int i = 0; i < ncols; i++)
+        dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
+    dg_sb_printf(&sql, " FROM %s LIMIT 0", table);
+    PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
+    dg_sb_free(&sql);
+    if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQnfields(res) != ncols) {
+        int rc = fill_error(c, res, NULL, err);
+        PQclear(res);
+        return rc ? rc : dg_err_fail(err, DG_E_DB, "COPY %s: cannot read its column types", table);
+    }
+    const char *idt = PQparameterStatus(c->pg, "integer_datetimes");
+    bool int_stamps = idt && !strcmp(idt, "on");
+    b->ncols = ncols;
+    b->kinds = xcalloc((size_t)ncols, sizeof *b->kinds);
+    b->names = xcalloc((size_t)ncols, sizeof *b->names);
+    b->binary = true;
+    for (int i = 0; i < ncols; i++) {
+        b->kinds[i] = dg_pgcopy_kind_of((unsigned)PQftype(res, i));
+        b->names[i] = xstrdup(cols[i]);
+        if (b->kinds[i] == DG_PGC_UNSUPPORTED || (b->kinds[i] == DG_PGC_TIMESTAMP && !int_stamps))
+            b->binary = false;
+    }
+    PQclear(res);
+    return 0;
+}
+
 /* COPY ... FROM STDIN into table. whole: the caller loads the whole of a table it has just
  * created and that nobody else writes; then the COPY runs in a transaction that first
  * empties the table (TRUNCATE, instant on a new table), which allows FREEZE: rows are
@@ -1033,24 +1086,40 @@ static int bulk_begin(pg_conn *c, const char *table, const char *const *cols, in
             return rc;
         }
     }
+    pg_bulk *b = xcalloc(1, sizeof *b);
+    if (!c->copy_text && (rc = copy_kinds(c, table, cols, ncols, b, err)) != 0) {
+        bulk_free(b);
+        dg_sb_free(&sql);
+        if (whole)
+            PQclear(PQexec(c->pg, "ROLLBACK"));
+        return rc;
+    }
     dg_sb_printf(&sql, "COPY %s (", table);
     for (int i = 0; i < ncols; i++)
         dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_add(&sql, whole ? ") FROM STDIN (FREEZE)" : ") FROM STDIN");
+    dg_sb_add(&sql, ") FROM STDIN");
+    if (b->binary || whole)
+        dg_sb_printf(&sql, " (%s%s%s)", b->binary ? "FORMAT binary" : "", b->binary && whole ? ", " : "",
+                     whole ? "FREEZE" : "");
     PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
     dg_sb_free(&sql);
     if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
         rc = fill_error(c, res, NULL, err);
         PQclear(res);
+        bulk_free(b);
         if (whole)
             PQclear(PQexec(c->pg, "ROLLBACK"));
         return rc;
     }
     PQclear(res);
-    pg_bulk *b = xcalloc(1, sizeof *b);
     b->base.conn = &c->base;
     b->ncols = ncols;
     b->in_tx = whole;
+    if (b->binary) {
+        bulk_reserve(b, DG_PGCOPY_HEADER_LEN);
+        memcpy(b->buf, dg_pgcopy_header, DG_PGCOPY_HEADER_LEN);
+        b->len = DG_PGCOPY_HEADER_LEN;
+    }
     *out = &b->base;
     return 0;
 }
@@ -1065,6 +1134,24 @@ static int pg_bulk_begin_whole(dg_conn *conn, const char *table, const char *con
                                int ncols, dg_bulk **out, dg_err *err)
 {
     return bulk_begin((pg_conn *)conn, table, cols, ncols, true, out, err);
+}
+
+/* Appends the fields of a row in the binary format. */
+static int binary_row(pg_bulk *b, const dg_value *vals, dg_err *err)
+{
+    bulk_reserve(b, 2);
+    b->buf[b->len++] = (char)(b->ncols >> 8);
+    b->buf[b->len++] = (char)b->ncols;
+    for (int i = 0; i < b->ncols; i++) {
+        bulk_reserve(b, dg_pgcopy_field_max(&vals[i]));
+        char why[160];
+        size_t n = dg_pgcopy_field(b->kinds[i], &vals[i], b->buf + b->len, why, sizeof why);
+        if (n == 0)
+            return dg_err_fail(err, DG_E_INVAL, "COPY column %s: %s (row %lld of this load)", b->names[i],
+                               why, (long long)b->base.rows + 1);
+        b->len += n;
+    }
+    return 0;
 }
 
 /* Appends v in COPY text format: \N for NULL; backslash, tab, newline and carriage return
@@ -1113,6 +1200,13 @@ static void copy_value(pg_bulk *b, const dg_value *v)
 static int pg_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
 {
     pg_bulk *b = (pg_bulk *)bulk;
+    if (b->binary) {
+        int rc = binary_row(b, vals, err);
+        if (rc)
+            return rc;
+        b->base.rows++;
+        return b->len >= COPY_FLUSH_BYTES ? bulk_flush(b, err) : 0;
+    }
     for (int i = 0; i < b->ncols; i++) {
         if (i) {
             bulk_reserve(b, 1);
@@ -1130,6 +1224,11 @@ static int pg_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
 {
     pg_bulk *b = (pg_bulk *)bulk;
     pg_conn *c = (pg_conn *)bulk->conn;
+    if (commit && b->binary) {
+        bulk_reserve(b, DG_PGCOPY_TRAILER_LEN);
+        memcpy(b->buf + b->len, dg_pgcopy_trailer, DG_PGCOPY_TRAILER_LEN);
+        b->len += DG_PGCOPY_TRAILER_LEN;
+    }
     int rc = commit ? bulk_flush(b, err) : 0;
     bool ok = commit && rc == 0;
     if (PQputCopyEnd(c->pg, ok ? NULL : "load abandoned by dbgauge") != 1 && rc == 0 && ok)
@@ -1146,8 +1245,7 @@ static int pg_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
         else
             PQclear(PQexec(c->pg, "ROLLBACK"));
     }
-    free(b->buf);
-    free(b);
+    bulk_free(b);
     return rc;
 }
 
@@ -1246,7 +1344,8 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
     char num[16];
     snprintf(num, sizeof num, "%d", c->server_version);
     dg_server_info_add(out, "server_version_num", num);
-    dg_server_info_add(out, "bulk_path", "COPY FROM STDIN (text)");
+    dg_server_info_add(out, "bulk_path", c->copy_text ? "COPY FROM STDIN (text)"
+                                                      : "COPY FROM STDIN (binary where the column types allow)");
     const char *host = PQhost(c->pg);
     dg_server_info_add(out, "connection", host && host[0] == '/' ? "unix socket" : "tcp");
     return 0;
@@ -1343,6 +1442,8 @@ static const char *const postgres_schemes[] = {"postgres", NULL};
 
 /* The settings pg_connect looks at itself; the rest pass through (other_options). */
 static const dg_backend_option backend_options[] = {
+    {"copy", "enum", 0, 0, "binary|text",
+     "bulk load format (default binary: the server parses no text; text: COPY's text format)"},
     {"options", "text", 0, 0, NULL,
      "server options for the session (\"-c NAME=VALUE ...\"); replaces PGOPTIONS"},
     {"connect_timeout", "int", 0, 3600, NULL,

@@ -17,6 +17,7 @@
 #include "backend/dialect.h"
 #include "core/clock.h"
 #include "core/strbuf.h"
+#include "core/xalloc.h"
 
 #include "dgtest.h"
 
@@ -402,6 +403,177 @@ static void test_bulk_and_stats(void)
 /* Result reading: partial fetch then reset leaves the connection usable; re-executing
  * starts from the first row; long values (beyond any initial buffer) and text parameters
  * that are not NUL-terminated at their length round-trip; column names are known. */
+/* The bulk path takes the values a loader sends in every form the server would take in a
+ * text load: numbers as text, integers into numeric, double and text columns, numerics with
+ * their scale, timestamps as text, empty text (not NULL), control characters. On
+ * PostgreSQL this is the binary COPY writer (pgcopy), checked against the text format by
+ * loading the same rows with ?copy=text too; a value that fits no column is an error that
+ * names the column, and leaves the table empty and the connection usable. */
+static void bulk_types_load(dg_conn *c)
+{
+    static const char *const cols[] = {"id", "i", "d", "s", "n", "t", "c"};
+    dg_value rows[][7] = {
+        {dg_vint(1), dg_vint(INT64_C(-9007199254740993)), dg_vdouble(2.5),
+         dg_vstr("tab\t nl\n cr\r bs\\ q' \"x\" \xc3\xa9"), dg_vnumeric(-123456, 2),
+         dg_vstr("2024-02-29 13:45:01"), dg_vstr("ab")},
+        {dg_vint(2), dg_vnull(), dg_vnull(), dg_vnull(), dg_vnull(), dg_vnull(), dg_vnull()},
+        {dg_vint(3), dg_vstr("42"), dg_vint(7), dg_vint(12345), dg_vint(5),
+         dg_vstr("2001-12-31 23:59:59"), dg_vstr("abcd")},
+        {dg_vint(4), dg_vint(INT64_MAX), dg_vdouble(-0.125), dg_vstr(""), dg_vstr("-0.5"),
+         dg_vstr("2000-01-01 00:00:00"), dg_vstr("x")},
+        {dg_vint(5), dg_vint(0), dg_vstr("1.5e3"), dg_vnumeric(77, 1), dg_vnumeric(123456789012, 2),
+         dg_vstr("2037-06-15 08:09:10"), dg_vstr("")},
+    };
+    dg_bulk *b = NULL;
+    dg_err e;
+    DG_CHECK_INT(dg_bulk_begin(c, "dgc_btypes", cols, 7, &b, &e), 0);
+    if (!b) {
+        fprintf(stderr, "  bulk begin failed: %s\n", e.msg);
+        return;
+    }
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
+        if (dg_bulk_row(b, rows[r], &e)) {
+            fprintf(stderr, "  bulk row %zu failed: %s\n", r + 1, e.msg);
+            DG_CHECK(0);
+        }
+    DG_CHECK_INT(dg_bulk_end(b, true, &e), 0);
+}
+
+/* column i of the row id as text (trailing blanks of CHAR columns dropped) */
+static void bulk_types_get(dg_conn *c, int id, int col, char *buf, size_t len)
+{
+    static const char *const sql[] = {"SELECT i FROM dgc_btypes WHERE id = ?", "SELECT d FROM dgc_btypes WHERE id = ?",
+                                      "SELECT s FROM dgc_btypes WHERE id = ?", "SELECT n FROM dgc_btypes WHERE id = ?",
+                                      "SELECT t FROM dgc_btypes WHERE id = ?", "SELECT c FROM dgc_btypes WHERE id = ?"};
+    dg_stmt *s = NULL;
+    dg_err e;
+    snprintf(buf, len, "(failed)");
+    if (dg_prepare(c, sql[col], &s, &e))
+        return;
+    dg_value p = dg_vint(id), v;
+    if (dg_execute(s, &p, 1, &e) == 0 && dg_fetch(s, &e) == 1) {
+        dg_column(s, 0, &v);
+        if (v.type == DG_V_NULL)
+            snprintf(buf, len, "NULL");
+        else
+            dg_value_format(&v, buf, len);
+        size_t n = strlen(buf);
+        while (col == 5 && n > 0 && buf[n - 1] == ' ')
+            buf[--n] = '\0';
+    }
+    dg_stmt_free(s);
+}
+
+static void bulk_types_verify(dg_conn *c)
+{
+    DG_CHECK_INT(count_rows(c, "dgc_btypes"), 5);
+    char buf[128];
+    int64_t iv;
+    double dv;
+    dg_value v;
+    /* integers */
+    static const struct {
+        int id;
+        int64_t want;
+    } ints[] = {{1, INT64_C(-9007199254740993)}, {3, 42}, {4, INT64_MAX}, {5, 0}};
+    for (size_t k = 0; k < sizeof ints / sizeof ints[0]; k++) {
+        bulk_types_get(c, ints[k].id, 0, buf, sizeof buf);
+        v = dg_vstr(buf);
+        DG_CHECK(dg_value_as_int(&v, &iv) && iv == ints[k].want);
+    }
+    /* doubles, exactly representable */
+    static const struct {
+        int id;
+        double want;
+    } dbl[] = {{1, 2.5}, {3, 7}, {4, -0.125}, {5, 1500}};
+    for (size_t k = 0; k < sizeof dbl / sizeof dbl[0]; k++) {
+        bulk_types_get(c, dbl[k].id, 1, buf, sizeof buf);
+        v = dg_vstr(buf);
+        DG_CHECK(dg_value_as_double(&v, &dv) && dv == dbl[k].want);
+    }
+    /* text: as sent, empty is not NULL, numbers as their text */
+    bulk_types_get(c, 1, 2, buf, sizeof buf);
+    DG_CHECK_STR(buf, "tab\t nl\n cr\r bs\\ q' \"x\" \xc3\xa9");
+    bulk_types_get(c, 3, 2, buf, sizeof buf);
+    DG_CHECK_STR(buf, "12345");
+    bulk_types_get(c, 4, 2, buf, sizeof buf);
+    DG_CHECK_STR(buf, "");
+    bulk_types_get(c, 5, 2, buf, sizeof buf);
+    DG_CHECK_STR(buf, "7.7");
+    bulk_types_get(c, 2, 2, buf, sizeof buf);
+    DG_CHECK_STR(buf, "NULL");
+    /* numeric(12,2), compared in cents */
+    static const struct {
+        int id;
+        int64_t cents;
+    } num[] = {{1, -123456}, {3, 500}, {4, -50}, {5, 123456789012}};
+    for (size_t k = 0; k < sizeof num / sizeof num[0]; k++) {
+        bulk_types_get(c, num[k].id, 3, buf, sizeof buf);
+        v = dg_vstr(buf);
+        DG_CHECK(dg_value_as_double(&v, &dv) && (int64_t)(dv * 100 + (dv < 0 ? -0.5 : 0.5)) == num[k].cents);
+    }
+    /* timestamps to the second */
+    static const struct {
+        int id;
+        const char *want;
+    } ts[] = {{1, "2024-02-29 13:45:01"}, {3, "2001-12-31 23:59:59"}, {4, "2000-01-01 00:00:00"},
+              {5, "2037-06-15 08:09:10"}};
+    for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+        bulk_types_get(c, ts[k].id, 4, buf, sizeof buf);
+        if (strncmp(buf, ts[k].want, 19) != 0)
+            fprintf(stderr, "  timestamp of row %d: %s, expected %s\n", ts[k].id, buf, ts[k].want);
+        DG_CHECK(strncmp(buf, ts[k].want, 19) == 0);
+    }
+    /* char(4) */
+    bulk_types_get(c, 1, 5, buf, sizeof buf);
+    DG_CHECK_STR(buf, "ab");
+    bulk_types_get(c, 3, 5, buf, sizeof buf);
+    DG_CHECK_STR(buf, "abcd");
+}
+
+static void test_bulk_types(void)
+{
+    dg_conn *c = connect_or_die();
+    dg_err e;
+    static const char *ddl = "CREATE TABLE dgc_btypes (id {int} NOT NULL, i {bigint}, d {double}, "
+                             "s {varchar 100}, n {numeric 12,2}, t {timestamp}, c {char 4})";
+    drop_quietly(c, "dgc_btypes");
+    DG_CHECK_INT(exec_t(c, ddl), 0);
+    bulk_types_load(c);
+    bulk_types_verify(c);
+    if (!strcmp(c->be->name, "postgres")) {
+        /* the same rows through the text format */
+        char *text_url = xmalloc(strlen(url) + 16);
+        sprintf(text_url, "%s%scopy=text", url, strchr(url, '?') ? "&" : "?");
+        dg_conn *t = NULL;
+        DG_CHECK_INT(dg_connect(text_url, NULL, &t, &e), 0);
+        free(text_url);
+        if (t) {
+            DG_CHECK_INT(dg_exec(t, "TRUNCATE dgc_btypes", &e), 0);
+            bulk_types_load(t);
+            bulk_types_verify(t);
+            dg_conn_close(t);
+        }
+        /* a value that fits no column: an error naming it; nothing loaded */
+        DG_CHECK_INT(dg_exec(c, "TRUNCATE dgc_btypes", &e), 0);
+        static const char *const cols[] = {"id", "t"};
+        dg_bulk *b = NULL;
+        DG_CHECK_INT(dg_bulk_begin(c, "dgc_btypes", cols, 2, &b, &e), 0);
+        if (b) {
+            dg_value ok[2] = {dg_vint(1), dg_vstr("2024-01-01 00:00:00")};
+            dg_value bad[2] = {dg_vint(2), dg_vstr("yesterday")};
+            DG_CHECK_INT(dg_bulk_row(b, ok, &e), 0);
+            DG_CHECK_INT(dg_bulk_row(b, bad, &e), DG_E_INVAL);
+            DG_CHECK(strstr(e.msg, "column t: 'yesterday' is not a value of type timestamp") != NULL);
+            dg_err e2;
+            dg_bulk_end(b, false, &e2);
+        }
+        DG_CHECK_INT(count_rows(c, "dgc_btypes"), 0);
+    }
+    drop_quietly(c, "dgc_btypes");
+    dg_conn_close(c);
+}
+
 static void test_results(void)
 {
     dg_conn *c = connect_or_die();
@@ -640,6 +812,7 @@ int main(int argc, char **argv)
     RUN_IF(test_errors);
     RUN_IF(test_results);
     RUN_IF(test_bulk_and_stats);
+    RUN_IF(test_bulk_types);
     RUN_IF(test_deadlock);
     RUN_IF(test_serialization);
     DG_TEST_END();
