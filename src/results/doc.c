@@ -201,10 +201,12 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
                                 n, n == 1 ? "" : "s", n == 1 ? "it" : "them"));
     int late = mo->stats_late_intervals;
     json_object_set_new(m, "stats_late_intervals", json_integer(late));
+    if (mo->stats_readings > 0)
+        json_object_set_new(m, "stats_readings", json_integer(mo->stats_readings));
     if (late > 0)
         json_array_append_new(
             notes, json_sprintf("the database did not answer its statistics query in time in %d "
-                                "interval%s (the server stalled): %s database figures are null",
+                                "interval%s (the server was stalled or slow): %s database figures are null",
                                 late, late == 1 ? "" : "s", late == 1 ? "its" : "their"));
     json_object_set_new(m, "notes", notes);
     return m;

@@ -96,6 +96,8 @@ typedef struct dg_doc_monitor {
                                      published yet: explained in "notes" */
     int stats_late_intervals; /* intervals whose statistics query the server did not
                                  answer in time (it stalled): explained in "notes" */
+    int64_t stats_readings;   /* statistics readings dbgauge made during the run (its own
+                                 transactions on the server); <= 0: none (left out) */
 } dg_doc_monitor;
 json_t *dg_doc_monitor_json(const dg_doc_monitor *m);
 

@@ -32,6 +32,7 @@ static void *sampler_main(void *arg)
             break;
         uint64_t answering = s->requested;
         s->busy = true;
+        s->calls++;
         pthread_mutex_unlock(&s->lock);
         dg_dbstats st;
         int rc = dg_stats(s->conn, &st, NULL); /* may block while the server stalls */
@@ -86,6 +87,30 @@ bool dg_sampler_take(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out)
         s->late++;
     pthread_mutex_unlock(&s->lock);
     return ok;
+}
+
+bool dg_sampler_take_fresh(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out)
+{
+    pthread_mutex_lock(&s->lock);
+    while (s->running && s->busy && dg_now_ns() < deadline_ns)
+        wait_until(s, deadline_ns);
+    bool idle = !s->busy;
+    if (!idle)
+        s->late++;
+    pthread_mutex_unlock(&s->lock);
+    if (!idle) {
+        unknown(out);
+        return false;
+    }
+    return dg_sampler_take(s, deadline_ns, out);
+}
+
+uint64_t dg_sampler_calls(dg_sampler *s)
+{
+    pthread_mutex_lock(&s->lock);
+    uint64_t n = s->calls;
+    pthread_mutex_unlock(&s->lock);
+    return n;
 }
 
 bool dg_sampler_stop(dg_sampler *s, int64_t deadline_ns)

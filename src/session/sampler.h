@@ -33,6 +33,7 @@ typedef struct dg_sampler {
     int last_rc;
     dg_dbstats last;      /* the last finished sample */
     uint64_t late;        /* samples that missed their deadline */
+    uint64_t calls;       /* dg_stats calls made (each costs the server its transactions) */
 } dg_sampler;
 
 /* Starts the thread that reads conn's statistics on request; NULL if the thread could
@@ -43,6 +44,14 @@ dg_sampler *dg_sampler_start(dg_conn *conn);
  * deadline_ns (dg_now_ns clock) for it. true with *out filled when a sample answering
  * this request came back in time and succeeded; false (and *out all -1) otherwise. */
 bool dg_sampler_take(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out);
+
+/* As dg_sampler_take, but first waits (until deadline_ns) for a call still in the server
+ * to finish, so the sample is one asked for now, never an earlier one answering late: the
+ * reading that closes a run. */
+bool dg_sampler_take_fresh(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out);
+
+/* The dg_stats calls made so far. */
+uint64_t dg_sampler_calls(dg_sampler *s);
 
 /* Stops the thread, waiting at most until deadline_ns for a call still in the server,
  * and frees s. Returns true when the thread ended (the connection is the caller's

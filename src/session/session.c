@@ -289,6 +289,7 @@ static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg
         m.self_max_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
     m.cache_hit_null_intervals = ctx->cache_unpublished;
     m.stats_late_intervals = ctx->stats_late;
+    m.stats_readings = ctx->sampler ? (int64_t)dg_sampler_calls(ctx->sampler) : -1;
     return dg_doc_monitor_json(&m);
 }
 
@@ -455,7 +456,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
 
     /* ---- the result document ---- */
     dg_dbstats db_after;
-    if (!ctx.sampler || !dg_sampler_take(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S, &db_after))
+    if (!ctx.sampler || !dg_sampler_take_fresh(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S, &db_after))
         all_unknown(&db_after);
     json_object_set_new(doc, "run", run_json(cfg, conn, &st));
     if (load)
