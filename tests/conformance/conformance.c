@@ -726,6 +726,7 @@ typedef struct dl_arg {
     int first, second;
     int rc;
     dg_err err;
+    pthread_barrier_t *both_locked; /* each side holds its first row before the second */
 } dl_arg;
 
 static void *deadlock_side(void *p)
@@ -741,7 +742,9 @@ static void *deadlock_side(void *p)
     dg_value v = dg_vint(a->first);
     if (a->rc == 0)
         a->rc = dg_execute(u, &v, 1, &a->err);
-    dg_sleep_ns(300 * DG_NS_PER_MS);
+    /* both sides hold their first row now, however slow the other's connect was: the
+     * second updates make a cycle for certain */
+    pthread_barrier_wait(a->both_locked);
     v = dg_vint(a->second);
     if (a->rc == 0)
         a->rc = dg_execute(u, &v, 1, &a->err);
@@ -766,12 +769,15 @@ static void test_deadlock(void)
     DG_CHECK_INT(exec_t(c, "CREATE TABLE dgc_dl (id {int} NOT NULL PRIMARY KEY, v {int})"), 0);
     DG_CHECK_INT(exec_t(c, "INSERT INTO dgc_dl (id, v) VALUES (1, 0)"), 0);
     DG_CHECK_INT(exec_t(c, "INSERT INTO dgc_dl (id, v) VALUES (2, 0)"), 0);
-    dl_arg a = {1, 2, 0, {0}}, b = {2, 1, 0, {0}};
+    pthread_barrier_t both_locked;
+    pthread_barrier_init(&both_locked, NULL, 2);
+    dl_arg a = {1, 2, 0, {0}, &both_locked}, b = {2, 1, 0, {0}, &both_locked};
     pthread_t ta, tb;
     pthread_create(&ta, NULL, deadlock_side, &a);
     pthread_create(&tb, NULL, deadlock_side, &b);
     pthread_join(ta, NULL);
     pthread_join(tb, NULL);
+    pthread_barrier_destroy(&both_locked);
     /* exactly one side loses, with a retryable error */
     DG_CHECK((a.rc != 0) + (b.rc != 0) == 1);
     const dl_arg *loser = a.rc ? &a : &b;

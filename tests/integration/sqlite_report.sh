@@ -11,8 +11,8 @@ db="sqlite:$TMP/r.db"
   -o "$TMP/s1" --seed 3 -q >/dev/null
 "$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 250ms \
   -o "$TMP/s2" --seed 4 -q >/dev/null
-"$DBGAUGE" run --db "$db" -w tpcb -T 1s -P 250ms --json "$TMP/a.json" -q >/dev/null
-"$DBGAUGE" run --db "$db" -w tpcb:select-only -T 1s -P 250ms --json "$TMP/b.json" -q >/dev/null
+"$DBGAUGE" run --db "$db" -w tpcb -T 2s -P 250ms --json "$TMP/a.json" -q >/dev/null
+"$DBGAUGE" run --db "$db" -w tpcb:select-only -T 2s -P 250ms --json "$TMP/b.json" -q >/dev/null
 
 "$DBGAUGE" report "$TMP/s1" -o "$TMP/s1.html" 2>"$TMP/err" || fail "report s1: $(cat "$TMP/err")"
 "$PY" "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" structure \

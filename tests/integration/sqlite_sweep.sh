@@ -24,7 +24,8 @@ grep -qx "p003 2 1" "$TMP/hooks.log" || fail "placeholders: $(cat "$TMP/hooks.lo
 # interrupt after the first point, then resume
 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 2s -o "$TMP/s2" > "$TMP/out2" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q '^p001' "$TMP/out2" 2>/dev/null && break; sleep 0.1; done
+for _ in $(seq 300); do grep -q '^p001' "$TMP/out2" 2>/dev/null && break; sleep 0.1; done
+grep -q '^p001' "$TMP/out2" || fail "the first point did not end in 30 s"
 sleep 0.5
 kill -INT "$pid"
 set +e; wait "$pid"; code=$?; set -e

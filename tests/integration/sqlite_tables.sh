@@ -63,13 +63,13 @@ json "$TMP/hot.json" "d['run']['workload_hash'] != [None]" | grep -q True
 
 # ---- inserts: exactly the reported rows, fresh keys on every run --------------------------
 before=$(total_rows "$A" 7)
-"$DBGAUGE" run --db "sqlite:$A" -w tables:insert -c 2 -T 2s -q --json "$TMP/ins.json" > /dev/null
+"$DBGAUGE" run --db "sqlite:$A" -w tables:insert -c 2 -t 150 -q --json "$TMP/ins.json" > /dev/null
 "$DBGAUGE" run --db "sqlite:$A" -w tables --mix insert=1,select=1 -c 2 -t 300 -q --json "$TMP/mix.json" > /dev/null
 after=$(total_rows "$A" 7)
 ins=$(json "$TMP/ins.json" "d['totals']['transactions']")
 mixins=$(json "$TMP/mix.json" "[t['count'] for t in d['transactions'] if t['name'] == 'insert'][0]")
 note "inserted $ins then $mixins rows; the tables grew by $((after - before))"
-[ "$ins" -gt 50 ] || fail "too few inserts: $ins"
+[ "$ins" = 300 ] || fail "2 terminals x 150 inserts reported $ins"
 [ $((after - before)) = $((ins + mixins)) ] || fail "the tables grew by $((after - before)), the runs reported $((ins + mixins))"
 json "$TMP/mix.json" "d['totals']['errors'] == 0 and d['workload_metrics']['rows_inserted'] == $mixins" | grep -q True || fail "second run's inserts"
 "$DBGAUGE" check --db "sqlite:$A" -w tables > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check after inserts"; }

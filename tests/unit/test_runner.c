@@ -229,8 +229,8 @@ static void test_duration_and_warmup(void)
      * machine wakes late, and terminals finishing their last transaction. */
     DG_CHECK(st.phase_ns[0] >= 300 * DG_NS_PER_MS);
     DG_CHECK(st.phase_ns[0] + st.phase_ns[1] >= 1000 * DG_NS_PER_MS);
-    DG_CHECK(st.phase_ns[0] < 800 * DG_NS_PER_MS);
-    DG_CHECK(st.phase_ns[0] + st.phase_ns[1] < 1500 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[0] < 1300 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[0] + st.phase_ns[1] < 2000 * DG_NS_PER_MS);
     DG_CHECK(took < 5 * DG_NS_PER_S);
     /* boundaries late by more than an interval are merged, never lost: at least one
      * interval per phase, and they cover every transaction (s.count above) */
@@ -241,11 +241,12 @@ static void test_duration_and_warmup(void)
     free_wl(wl);
 }
 
-/* Closing sessions is not measured time: with 4 terminals each taking 400 ms to close, a
- * 500 ms run still measures about 500 ms (it measured 900 before). */
+/* Closing sessions is not measured time: with 4 terminals each taking 1 s to close, a
+ * 500 ms run still measures about 500 ms (it would measure 1.5 s otherwise; the margin
+ * covers a loaded machine). */
 static void test_teardown_not_measured(void)
 {
-    twl w = {.close_sleep_ns = 400 * DG_NS_PER_MS};
+    twl w = {.close_sleep_ns = 1000 * DG_NS_PER_MS};
     dg_workload *wl = make_wl(&w, 1, 1);
     ivsum s;
     dg_run_config c = base_cfg(&s);
@@ -254,9 +255,9 @@ static void test_teardown_not_measured(void)
     dg_err e;
     int64_t t0 = dg_now_ns();
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
-    DG_CHECK(dg_now_ns() - t0 >= 900 * DG_NS_PER_MS); /* the closing did happen */
+    DG_CHECK(dg_now_ns() - t0 >= 1500 * DG_NS_PER_MS); /* the closing did happen */
     DG_CHECK(st.phase_ns[1] >= 500 * DG_NS_PER_MS);
-    DG_CHECK(st.phase_ns[1] < 800 * DG_NS_PER_MS);
+    DG_CHECK(st.phase_ns[1] < 1200 * DG_NS_PER_MS);
     DG_CHECK(st.complete);
     dg_run_stats_free(&st);
     free_wl(wl);
