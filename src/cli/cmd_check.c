@@ -43,7 +43,16 @@ int dg_cmd_check(dg_options *o)
     }
     printf("checking %s, scale %lld, on %s\n", wl->name, (long long)wl->scale, conn->url_redacted);
     int failed = 0;
-    int rc = wl->ops->check(wl, conn, print_check, &failed, &err);
+    /* one snapshot for every condition: sums read at different moments would disagree
+     * whenever anything commits meanwhile (a run still ending, another client) */
+    static const dg_txopts snapshot = {.isolation = DG_ISO_REPEATABLE_READ, .read_only = true};
+    int rc = dg_begin(conn, &snapshot, &err);
+    if (rc == 0) {
+        rc = wl->ops->check(wl, conn, print_check, &failed, &err);
+        dg_err e2 = DG_ERR_INIT;
+        if (conn->in_tx)
+            dg_rollback(conn, &e2); /* read only: nothing to keep */
+    }
     if (rc == 0) {
         printf("all checks passed\n");
         status = 0;

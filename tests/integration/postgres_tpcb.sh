@@ -109,3 +109,15 @@ before=$(q 'SELECT count(*) FROM pgbench_history')
 "$DBGAUGE" run --db "$url" --workload tpcb:simple-update -t 500 -c 2 -q --json "$TMP/u.json" > /dev/null
 after=$(q 'SELECT count(*) FROM pgbench_history')
 [ $((after - before)) = 1000 ] || fail "simple-update: $((after - before)) history rows for 2x500 transactions"
+
+# check reads one snapshot: while a run commits hundreds of transactions a second, the
+# sums it compares (read one after another) still agree
+"$DBGAUGE" run --db "$url" --workload tpcb:simple-update -c 2 -T 4s -q --no-results > /dev/null &
+writer=$!
+sleep 0.5
+for i in 1 2 3 4 5; do
+  "$DBGAUGE" check --db "$url" --workload tpcb:simple-update > "$TMP/cc.out" \
+    || { cat "$TMP/cc.out"; kill $writer 2>/dev/null; fail "check during a run (attempt $i)"; }
+done
+kill -0 $writer 2>/dev/null || fail "the run ended before the checks did: they proved nothing"
+wait $writer
