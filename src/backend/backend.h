@@ -185,6 +185,11 @@ typedef struct dg_dialect {
     bool pk_at_create;       /* the primary key is the table's storage order (InnoDB): adding it
                                 after a load rewrites the table, so loaders that write in key
                                 order declare it in CREATE TABLE instead */
+    const char *load_table_options; /* appended to the CREATE TABLE of a table a loader fills
+                                       (dg_sql_create_table), for the time of the load;
+                                       NULL: none */
+    const char *after_load_alter; /* undoes load_table_options: "ALTER TABLE <table>" and
+                                     this, run by the statistics step before its ANALYZE */
     const char *post_load_sql; /* run once after a load (e.g. a WAL checkpoint); NULL if none */
     int max_params;          /* bind parameters per statement */
 } dg_dialect;
@@ -203,6 +208,9 @@ enum {
                                           not the driver's, and there is no round trip */
     DG_CAP_CONCURRENT_WRITERS = 1u << 2, /* writers do not queue on one database-wide lock
                                             (and so can deadlock or fail to serialize) */
+    DG_CAP_BULK_ATOMIC = 1u << 3,        /* a bulk load (dg_bulk_begin .. dg_bulk_end) is one
+                                            transaction: a failed one leaves no row behind,
+                                            so a loader may run its unit again */
 };
 
 /* ---- backend options ---------------------------------------------------------------- */

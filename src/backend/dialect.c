@@ -91,11 +91,18 @@ char *dg_sql_create_table(const dg_dialect *d, const char *tmpl, const char *pk_
 {
     char *sql = dg_sql_renderx(d, tmpl);
     char *close = strrchr(sql, ')');
-    if (!d->pk_at_create || !pk_cols || !close)
+    bool pk = d->pk_at_create && pk_cols && close;
+    if (!pk && !d->load_table_options)
         return sql;
     dg_strbuf sb = DG_STRBUF_INIT;
-    dg_sb_addn(&sb, sql, (size_t)(close - sql));
-    dg_sb_printf(&sb, ", PRIMARY KEY (%s)%s", pk_cols, close);
+    if (pk) {
+        dg_sb_addn(&sb, sql, (size_t)(close - sql));
+        dg_sb_printf(&sb, ", PRIMARY KEY (%s)%s", pk_cols, close);
+    } else {
+        dg_sb_add(&sb, sql);
+    }
+    if (d->load_table_options)
+        dg_sb_add(&sb, d->load_table_options);
     free(sql);
     return dg_sb_take(&sb);
 }

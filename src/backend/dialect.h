@@ -29,10 +29,11 @@ char *dg_sql_renderx(const dg_dialect *d, const char *tmpl);
  * bulk paths that insert row by row. */
 void dg_sql_insert(const char *table, const char *const *cols, int ncols, dg_strbuf *out);
 
-/* Renders a CREATE TABLE template (ending with its closing parenthesis). With pk_cols, where
- * the primary key is the table's storage order (dialect pk_at_create: InnoDB), the key is
- * declared here, and loaders that write in key order skip adding it after the load
- * (dg_sql_pk_after_load). Returns a new string (caller frees). */
+/* Renders the CREATE TABLE template (ending with its closing parenthesis) of a table a
+ * loader fills. With pk_cols, where the primary key is the table's storage order (dialect
+ * pk_at_create: InnoDB), the key is declared here, and loaders that write in key order skip
+ * adding it after the load (dg_sql_pk_after_load). The dialect's load_table_options follow
+ * (the loader's statistics step undoes them). Returns a new string (caller frees). */
 char *dg_sql_create_table(const dg_dialect *d, const char *tmpl, const char *pk_cols);
 /* False where dg_sql_create_table declared the primary key already. */
 bool dg_sql_pk_after_load(const dg_dialect *d);

@@ -128,6 +128,9 @@ typedef struct my_bulk {
     char *cols;         /* "(a, b, c)" */
     int ncols;
     bool infile;        /* LOAD DATA LOCAL path, else multi-row INSERT */
+    bool wide_cols;     /* infile: a column's charset does not take ASCII bytes as they are
+                           (ucs2, utf16, utf32): every chunk is sent as utf8mb4 */
+    unsigned char high; /* infile: the OR of the chunk's text bytes (>= 0x80: not ASCII) */
     dg_strbuf buf;      /* tab-separated rows (infile) or the INSERT being built */
     size_t sent;        /* infile: bytes of buf already handed to the server */
     size_t flush_at;
@@ -957,10 +960,16 @@ static int bulk_flush(my_bulk *b, dg_err *err)
         if (b->buf.len == 0)
             return 0;
         dg_strbuf sql = DG_STRBUF_INIT;
+        /* A chunk of ASCII text goes as it is (CHARACTER SET binary): ASCII bytes are the
+         * same characters in every charset a column here can have, and the server then
+         * copies them instead of converting each value from utf8mb4 (to latin1, the
+         * default). Any other byte: utf8mb4, converted as the column needs. */
+        bool ascii = !b->wide_cols && !(b->high & 0x80);
         dg_sb_printf(&sql,
-                     "LOAD DATA LOCAL INFILE 'dbgauge-bulk' INTO TABLE %s CHARACTER SET utf8mb4 "
+                     "LOAD DATA LOCAL INFILE 'dbgauge-bulk' INTO TABLE %s CHARACTER SET %s "
                      "FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' %s",
-                     b->table, b->cols);
+                     b->table, ascii ? "binary" : "utf8mb4", b->cols);
+        b->high = 0;
         b->sent = 0;
         c->infile = b;
         int rc = exec_sql(c, dg_sb_str(&sql), false, err);
@@ -997,13 +1006,30 @@ static int my_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     int rc = server_limits(c, err);
     if (rc)
         return rc;
+    bool infile = c->local_infile == 1 && c->client_infile, wide = false;
+    if (infile) {
+        /* columns whose charset stores ASCII otherwise than as its bytes (asked before the
+         * load's transaction: a dictionary read inside it can deadlock with other jobs) */
+        char sql[512];
+        snprintf(sql, sizeof sql,
+                 "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
+                 "AND table_name = '%s' AND character_set_name IN ('ucs2', 'utf16', 'utf16le', 'utf32')",
+                 table);
+        MYSQL_RES *res = NULL;
+        if ((rc = query_result(c, sql, &res, err)) != 0)
+            return rc;
+        MYSQL_ROW row = mysql_fetch_row(res);
+        wide = !row || !row[0] || strcmp(row[0], "0") != 0;
+        mysql_free_result(res);
+    }
     if ((rc = exec_sql(c, "START TRANSACTION", false, err)) != 0)
         return rc;
     my_bulk *b = xcalloc(1, sizeof *b);
     b->base.conn = conn;
     b->table = table;
     b->ncols = ncols;
-    b->infile = c->local_infile == 1 && c->client_infile;
+    b->infile = infile;
+    b->wide_cols = wide;
     dg_strbuf cl = DG_STRBUF_INIT;
     dg_sb_addc(&cl, '(');
     for (int i = 0; i < ncols; i++)
@@ -1017,7 +1043,7 @@ static int my_bulk_begin(dg_conn *conn, const char *table, const char *const *co
 }
 
 /* LOAD DATA field: \N for NULL; backslash, tab, newline, CR and NUL escaped. */
-static void infile_value(dg_strbuf *sb, const dg_value *v)
+static void infile_value(dg_strbuf *sb, const dg_value *v, unsigned char *high)
 {
     char num[32];
     switch (v->type) {
@@ -1026,7 +1052,9 @@ static void infile_value(dg_strbuf *sb, const dg_value *v)
         return;
     case DG_V_TEXT: {
         const char *p = v->u.s.ptr, *e = p + v->u.s.len, *run = p;
+        unsigned char h = 0;
         for (; p < e; p++) {
+            h |= (unsigned char)*p;
             const char *esc = NULL;
             switch (*p) {
             case '\\': esc = "\\\\"; break;
@@ -1042,6 +1070,7 @@ static void infile_value(dg_strbuf *sb, const dg_value *v)
             }
         }
         dg_sb_addn(sb, run, (size_t)(e - run));
+        *high |= h;
         return;
     }
     default:
@@ -1085,7 +1114,7 @@ static int my_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
         for (int i = 0; i < b->ncols; i++) {
             if (i)
                 dg_sb_addc(&b->buf, '\t');
-            infile_value(&b->buf, &vals[i]);
+            infile_value(&b->buf, &vals[i], &b->high);
         }
         dg_sb_addc(&b->buf, '\n');
     } else {
@@ -1298,6 +1327,12 @@ static const dg_dialect mysql_dialect = {
     .analyze_prefix = "ANALYZE TABLE ",
     .parallel_ddl = true,
     .pk_at_create = true, /* InnoDB tables are clustered on their primary key */
+    /* InnoDB recomputes a table's persistent statistics in the background each time a
+     * tenth of its rows are new: during a load that runs all along, on every table (a
+     * quarter of the server's CPU loading tables). Off while loading; back to the server's
+     * default (an instant ALTER) just before the load's ANALYZE TABLE. */
+    .load_table_options = " STATS_AUTO_RECALC=0",
+    .after_load_alter = " STATS_AUTO_RECALC=DEFAULT, ALGORITHM=INSTANT",
     .post_load_sql = NULL,
     .max_params = 65535,
 };
@@ -1326,7 +1361,7 @@ const dg_backend dg_backend_mysql = {
     .name = "mysql",
     .schemes = mysql_schemes,
     .url_help = "mysql://user:pass@host:port/db?k=v | mariadb://...",
-    .caps = DG_CAP_CONCURRENT_WRITERS,
+    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC,
     .dialect = &mysql_dialect,
     .options = backend_options,
     .other_options = "any other name becomes SET SESSION NAME = VALUE while connecting, checked "

@@ -3,6 +3,7 @@
 
 #include "backend/dialect.h"
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/xalloc.h"
 
 #include <pthread.h>
@@ -80,6 +81,7 @@ typedef struct job_ctx {
     dg_loader *ld;
     int (*fn)(dg_loader *, dg_conn *, int, void *, dg_err *);
     void *arg;
+    const char *what;
     int nunits;
     atomic_int next_unit;
     atomic_int failed;
@@ -107,6 +109,24 @@ static void job_fail(job_ctx *c, int rc, const dg_err *e)
     pthread_mutex_unlock(&c->lock);
 }
 
+/* Runs a unit; one that lost a deadlock or a serialization conflict against another job
+ * (InnoDB: two loads that both find a table empty and both want it whole) runs again
+ * where its failed attempt left nothing behind (DG_CAP_BULK_ATOMIC), after a short pause. */
+static int run_unit(job_ctx *c, dg_conn *conn, int unit, dg_err *e)
+{
+    enum { UNIT_TRIES = 5 };
+    for (int tries = 1;; tries++) {
+        int rc = c->fn(c->ld, conn, unit, c->arg, e);
+        if (rc == 0 || e->cls != DG_EC_RETRY || !dg_has_cap(conn, DG_CAP_BULK_ATOMIC) ||
+            tries >= UNIT_TRIES || atomic_load(&g_load_stop) || atomic_load(&c->failed))
+            return rc;
+        dg_log_warn("%s, unit %d of %d: %s; running it again (try %d of %d)", c->what, unit + 1,
+                    c->nunits, e->msg, tries + 1, UNIT_TRIES);
+        dg_sleep_ns((int64_t)(10 + 30 * tries) * DG_NS_PER_MS);
+        dg_err_clear(e);
+    }
+}
+
 static void *job_main(void *arg)
 {
     job *j = arg;
@@ -132,7 +152,7 @@ static void *job_main(void *arg)
             job_fail(c, DG_E_STOPPED, &e);
             break;
         }
-        int rc = c->fn(c->ld, j->conn, unit, c->arg, &e);
+        int rc = run_unit(c, j->conn, unit, &e);
         if (rc) {
             job_fail(c, rc, &e);
             break;
@@ -155,6 +175,7 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
     c.ld = ld;
     c.fn = fn;
     c.arg = arg;
+    c.what = what;
     c.nunits = nunits;
     atomic_init(&c.next_unit, 0);
     atomic_init(&c.failed, 0);
@@ -211,6 +232,15 @@ static int analyze_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_er
     analyze_job *a = arg;
     (void)ld;
     char sql[512];
+    const char *undo = conn->dialect->after_load_alter;
+    if (undo) {
+        snprintf(sql, sizeof sql, "ALTER TABLE %s%s", a->tables[unit], undo);
+        int rc = dg_exec(conn, sql, err);
+        if (rc) {
+            dg_err_prefix(err, "%s", a->tables[unit]);
+            return rc;
+        }
+    }
     if (a->cols)
         snprintf(sql, sizeof sql, "%s%s (%s)", a->prefix, a->tables[unit], a->cols);
     else
