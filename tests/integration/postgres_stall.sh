@@ -15,7 +15,7 @@ pm=$(head -n 1 "$pidfile")
 server_procs() {
   local f line rest out=$pm
   for f in /proc/[0-9]*/stat; do
-    read -r line < "$f" 2>/dev/null || continue
+    { read -r line < "$f"; } 2>/dev/null || continue
     rest=${line##*) }            # "STATE PPID ..." after the command name
     set -- $rest
     [ "${2:-}" = "$pm" ] && out="$out ${line%% *}"
