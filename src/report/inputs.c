@@ -101,6 +101,14 @@ static int add_experiment(dg_rep_set *s, const char *dir, const char *index, dg_
     if (!s->experiment) {
         s->experiment = json_incref(exp);
         s->experiment_path = xstrdup(index);
+    } else {
+        /* its points would join the first sweep's as if they were repeats of them */
+        int rc = dg_err_fail(err, DG_E_INVAL,
+                             "%s and %s are two sweeps: a report shows one (report each, or "
+                             "`dbgauge compare` them)",
+                             s->experiment_path, index);
+        json_decref(exp);
+        return rc;
     }
     int rc = 0;
     size_t i;

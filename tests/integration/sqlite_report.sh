@@ -15,6 +15,10 @@ db="sqlite:$TMP/r.db"
 "$DBGAUGE" run --db "$db" -w tpcb:select-only -T 2s -P 250ms --json "$TMP/b.json" -q >/dev/null
 
 "$DBGAUGE" report "$TMP/s1" -o "$TMP/s1.html" 2>"$TMP/err" || fail "report s1: $(cat "$TMP/err")"
+# two sweeps in one report would pass for repeats of one: refused, with what to do instead
+expect_exit 1 "$DBGAUGE" report "$TMP/s1" "$TMP/s2" -o "$TMP/s12.html"
+grep -q "are two sweeps: a report shows one" "$TMP/err" || fail "two sweeps in one report: $(cat "$TMP/err")"
+[ ! -e "$TMP/s12.html" ] || fail "a refused report left a file behind"
 "$PY" "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" structure \
   "title=Business operations per second vs database size" "title=Load speed vs database size" \
   "title=Throughput vs terminals" "title=Host CPU use vs terminals" >&2 || fail "s1.html"
