@@ -1461,7 +1461,7 @@ const dg_backend dg_backend_postgres = {
     .schemes = postgres_schemes,
     .url_help = "postgres://user:pass@host:port/db?k=v | postgresql:// | pg://  (PG* variables "
                 "fill absent parts)",
-    .caps = DG_CAP_CONCURRENT_WRITERS,
+    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC,
     .dialect = &postgres_dialect,
     .options = backend_options,
     .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "
