@@ -134,6 +134,62 @@ static void find_block_device(const char *path, dg_hostinfo *out)
     }
 }
 
+/* v is one of the values of list ("a" or "mixed: a, b, ..."). */
+static bool has_value(const char *list, const char *v)
+{
+    const char *p = strncmp(list, "mixed: ", 7) ? list : list + 7;
+    size_t n = strlen(v);
+    while (*p) {
+        const char *e = strstr(p, ", ");
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, v, n))
+            return true;
+        if (!e)
+            break;
+        p = e + 2;
+    }
+    return false;
+}
+
+/* The value of cpuN/cpufreq/<file> over the CPUs: one value, "mixed: a, b" when they
+ * differ, "" when no CPU has the file. */
+static void cpufreq_value(const char *cpu_dir, const char *file, char *out, size_t len)
+{
+    out[0] = '\0';
+    bool mixed = false;
+    for (int cpu = 0; cpu < 4096; cpu++) {
+        char path[PATH_MAX], v[64] = "";
+        snprintf(path, sizeof path, "%s/cpu%d", cpu_dir, cpu);
+        struct stat st;
+        if (stat(path, &st) != 0)
+            break;
+        snprintf(path, sizeof path, "%s/cpu%d/cpufreq/%s", cpu_dir, cpu, file);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue; /* offline, or no cpufreq */
+        if (!fgets(v, sizeof v, f))
+            v[0] = '\0';
+        fclose(f);
+        trim(v);
+        if (!v[0])
+            continue;
+        if (!out[0]) {
+            snprintf(out, len, "%s", v);
+        } else if (!has_value(out, v)) {
+            char prev[96];
+            snprintf(prev, sizeof prev, "%s", mixed ? out + 7 : out);
+            snprintf(out, len, "mixed: %s, %s", prev, v);
+            mixed = true;
+        }
+    }
+}
+
+void dg_host_cpu_power(const char *cpu_dir, dg_hostinfo *out)
+{
+    cpufreq_value(cpu_dir, "scaling_governor", out->cpu_governor, sizeof out->cpu_governor);
+    cpufreq_value(cpu_dir, "energy_performance_preference", out->cpu_epp, sizeof out->cpu_epp);
+}
+
 void dg_host_info(const char *data_path, dg_hostinfo *out)
 {
     memset(out, 0, sizeof *out);
@@ -147,6 +203,7 @@ void dg_host_info(const char *data_path, dg_hostinfo *out)
         snprintf(out->kernel, sizeof out->kernel, "%s %s", u.sysname, u.release);
         snprintf(out->arch, sizeof out->arch, "%s", u.machine);
     }
+    dg_host_cpu_power("/sys/devices/system/cpu", out);
     if (!data_path || !*data_path)
         return;
     char abs[PATH_MAX];

@@ -283,6 +283,10 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
         if (dg_res_str(h, "filesystem"))
             dg_sb_printf(&sb, ", %s on %s", dg_res_str(h, "filesystem"),
                          str_or(h, "fs_device", "?"));
+        if (dg_res_str(h, "cpu_governor")) /* the power plan of the study on power plans */
+            dg_sb_printf(&sb, ", CPU governor %s", dg_res_str(h, "cpu_governor"));
+        if (dg_res_str(h, "cpu_epp"))
+            dg_sb_printf(&sb, " (%s)", dg_res_str(h, "cpu_epp"));
         dg_rep_fact(t, "host", dg_sb_str(&sb));
         dg_sb_free(&sb);
     }

@@ -74,11 +74,15 @@ json_t *dg_doc_server_json(const dg_server_info *si)
 
 json_t *dg_doc_host_json(const dg_hostinfo *h)
 {
-    return json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s}", "hostname", h->hostname,
-                     "cpu_model", h->cpu_model, "cores", h->cores, "ram_bytes",
-                     (json_int_t)h->ram_bytes, "kernel", h->kernel, "arch", h->arch, "filesystem",
-                     h->fs_type, "fs_device", h->fs_device, "mount_point", h->mount_point,
-                     "block_device", h->block_device);
+    json_t *j = json_pack("{s:s, s:s, s:i, s:I, s:s, s:s, s:s, s:s, s:s, s:s}", "hostname", h->hostname,
+                          "cpu_model", h->cpu_model, "cores", h->cores, "ram_bytes",
+                          (json_int_t)h->ram_bytes, "kernel", h->kernel, "arch", h->arch, "filesystem",
+                          h->fs_type, "fs_device", h->fs_device, "mount_point", h->mount_point,
+                          "block_device", h->block_device);
+    /* null: the kernel exposes no frequency policy (no cpufreq, as in most VMs) */
+    json_object_set_new(j, "cpu_governor", h->cpu_governor[0] ? json_string(h->cpu_governor) : json_null());
+    json_object_set_new(j, "cpu_epp", h->cpu_epp[0] ? json_string(h->cpu_epp) : json_null());
+    return j;
 }
 
 /* ---- phase totals and transactions --------------------------------------------------------- */

@@ -186,6 +186,7 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
     snprintf(h.fs_device, sizeof h.fs_device, "/dev/vda");
     snprintf(h.mount_point, sizeof h.mount_point, "/");
     snprintf(h.block_device, sizeof h.block_device, "vda");
+    snprintf(h.cpu_governor, sizeof h.cpu_governor, "performance");
     json_object_set_new(doc, "host", dg_doc_host_json(&h));
 
     dg_doc_step steps[] = {{"table accounts", "table", 1.5, 200000, 18000000},

@@ -11,6 +11,10 @@
 #include "dgtest.h"
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,9 +97,56 @@ static void test_host(void)
     DG_CHECK(h.mount_point[0] == '/' || h.mount_point[0] == '\0');
 }
 
+/* A sysfs CPU directory made up: cpu0 and cpu1 with a governor and an EPP, cpu2 without
+ * cpufreq (offline). */
+static void put(const char *dir, const char *rel, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    FILE *f = fopen(path, "w");
+    DG_CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static void test_cpu_power(void)
+{
+    char dir[] = "/tmp/dgtest-cpuXXXXXX";
+    DG_CHECK(mkdtemp(dir) != NULL);
+    char path[512];
+    const char *sub[] = {"cpu0", "cpu0/cpufreq", "cpu1", "cpu1/cpufreq", "cpu2"};
+    for (size_t i = 0; i < sizeof sub / sizeof sub[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, sub[i]);
+        DG_CHECK(mkdir(path, 0700) == 0);
+    }
+    put(dir, "cpu0/cpufreq/scaling_governor", "performance\n");
+    put(dir, "cpu1/cpufreq/scaling_governor", "performance\n");
+    put(dir, "cpu0/cpufreq/energy_performance_preference", "balance_performance\n");
+    put(dir, "cpu1/cpufreq/energy_performance_preference", "performance\n");
+    dg_hostinfo h;
+    memset(&h, 0, sizeof h);
+    dg_host_cpu_power(dir, &h);
+    DG_CHECK_STR(h.cpu_governor, "performance");
+    DG_CHECK_STR(h.cpu_epp, "mixed: balance_performance, performance");
+    /* no cpufreq anywhere (a VM): empty */
+    char none[] = "/tmp/dgtest-nocpuXXXXXX";
+    DG_CHECK(mkdtemp(none) != NULL);
+    snprintf(path, sizeof path, "%s/cpu0", none);
+    DG_CHECK(mkdir(path, 0700) == 0);
+    dg_host_cpu_power(none, &h);
+    DG_CHECK_STR(h.cpu_governor, "");
+    DG_CHECK_STR(h.cpu_epp, "");
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, none);
+    DG_CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
     DG_RUN(test_host);
+    DG_RUN(test_cpu_power);
     DG_RUN(test_disk_writes);
     DG_RUN(test_self_cpu);
     DG_TEST_END();
