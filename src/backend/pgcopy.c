@@ -126,11 +126,8 @@ static void trimmed(const dg_value *v, const char **p, size_t *n)
     *n = (size_t)(e - s);
 }
 
-static bool text_int(const dg_value *v, int64_t *out)
+bool dg_pgcopy_parse_int(const char *p, size_t n, int64_t *out)
 {
-    const char *p;
-    size_t n;
-    trimmed(v, &p, &n);
     const char *e = p + n;
     bool neg = p < e && *p == '-';
     if (p < e && (*p == '-' || *p == '+'))
@@ -147,6 +144,14 @@ static bool text_int(const dg_value *v, int64_t *out)
         return false;
     *out = neg ? (int64_t)(0 - u) : (int64_t)u;
     return true;
+}
+
+static bool text_int(const dg_value *v, int64_t *out)
+{
+    const char *p;
+    size_t n;
+    trimmed(v, &p, &n);
+    return dg_pgcopy_parse_int(p, n, out);
 }
 
 /* strtod over a bounded copy of text, which must be consumed whole */

@@ -45,6 +45,10 @@ extern const char dg_pgcopy_header[DG_PGCOPY_HEADER_LEN];
 #define DG_PGCOPY_TRAILER_LEN 2
 extern const char dg_pgcopy_trailer[DG_PGCOPY_TRAILER_LEN];
 
+/* A decimal integer ([+-]digits, nothing else) of n bytes into *out; false when it is not
+ * one or does not fit 64 bits. (The backend reads the server's integer text with it too.) */
+bool dg_pgcopy_parse_int(const char *p, size_t n, int64_t *out);
+
 /* The most bytes dg_pgcopy_field writes for v (length word included). */
 size_t dg_pgcopy_field_max(const dg_value *v);
 

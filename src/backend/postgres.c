@@ -855,21 +855,7 @@ static const char *pg_colname(dg_stmt *stmt, int i)
 
 static bool parse_int(const char *p, int64_t *out)
 {
-    bool neg = *p == '-';
-    if (neg || *p == '+')
-        p++;
-    if (!*p)
-        return false;
-    uint64_t u = 0;
-    for (; *p; p++) {
-        if (*p < '0' || *p > '9' || u > (UINT64_MAX - 9) / 10)
-            return false;
-        u = u * 10 + (uint64_t)(*p - '0');
-    }
-    if (u > (uint64_t)INT64_MAX + neg)
-        return false;
-    *out = neg ? (int64_t)(0 - u) : (int64_t)u;
-    return true;
+    return dg_pgcopy_parse_int(p, strlen(p), out);
 }
 
 /* numeric text -> unscaled/scale when it fits 18 digits, else false */

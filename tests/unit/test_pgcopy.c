@@ -127,6 +127,33 @@ static void test_numeric_limits(void)
     DG_CHECK_INT(dg_pgcopy_field(DG_PGC_NUMERIC, &v, out, why, sizeof why), 0);
 }
 
+/* The integer reader the PostgreSQL backend also reads the server's text with. */
+static void test_parse_int(void)
+{
+    static const struct {
+        const char *in;
+        bool ok;
+        int64_t v;
+    } c[] = {{"0", true, 0},
+             {"+5", true, 5},
+             {"-9223372036854775808", true, INT64_MIN},
+             {"9223372036854775807", true, INT64_MAX},
+             {"9223372036854775808", false, 0},
+             {"-9223372036854775809", false, 0},
+             {"99999999999999999999", false, 0},
+             {"", false, 0},
+             {"-", false, 0},
+             {" 1", false, 0},
+             {"1.0", false, 0}};
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        int64_t v = -7;
+        DG_CHECK_INT(dg_pgcopy_parse_int(c[i].in, strlen(c[i].in), &v), c[i].ok);
+        DG_CHECK_INT(v, c[i].ok ? c[i].v : -7);
+    }
+    int64_t v;
+    DG_CHECK(dg_pgcopy_parse_int("12345", 3, &v) && v == 123); /* n bytes, no terminator needed */
+}
+
 static void test_kinds(void)
 {
     DG_CHECK_INT(dg_pgcopy_kind_of(23), DG_PGC_INT4);
@@ -145,6 +172,7 @@ int main(void)
     DG_RUN(test_fields);
     DG_RUN(test_refusal_text);
     DG_RUN(test_numeric_limits);
+    DG_RUN(test_parse_int);
     DG_RUN(test_kinds);
     DG_TEST_END();
 }
