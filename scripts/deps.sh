@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what dbgauge needs on Debian 12 (as root; uses sudo otherwise), skipping
 # packages that are already installed. Usage:
-#   scripts/deps.sh build     compiler, CMake, SQLite and JSON libraries (enough for the demo)
+#   scripts/deps.sh build     compiler, CMake, SQLite, JSON and XML libraries (enough for the demo)
 #   scripts/deps.sh test      build + database servers and client libraries for the test suite
 #   scripts/deps.sh bench     test + peer tools for side-by-side benchmarks (sysbench)
 set -euo pipefail
 source "$(dirname "$0")/lib.bash"
 
 level=${1:-build}
-build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 libjansson-dev)
+build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 libjansson-dev
+            libxml2-dev)
 server_pkgs=(libpq-dev postgresql postgresql-contrib
              libmariadb-dev mariadb-server mariadb-client
              firebird-dev firebird3.0-server firebird3.0-utils

@@ -148,6 +148,15 @@ void dg_server_info_add(dg_server_info *si, const char *name, const char *value)
 
 /* ---- dialect ------------------------------------------------------------------------ */
 
+/* What a database's SQL can do with XML documents (dg_dialect.xml_style). */
+typedef enum dg_xml_style {
+    DG_XML_NONE = 0,     /* nothing: documents are text, the client reads them */
+    DG_XML_SQLXML,       /* SQL/XML: an xml type, xpath() with namespaces, XMLTABLE,
+                            xmlelement/xmlattributes/xmlagg (PostgreSQL) */
+    DG_XML_EXTRACTVALUE, /* ExtractValue(text, xpath) and UpdateXML(text, xpath, new)
+                            on text columns, without namespaces (MariaDB, MySQL) */
+} dg_xml_style;
+
 typedef enum dg_limit_style {
     DG_LIMIT_LIMIT, /* ... LIMIT n */
     DG_LIMIT_ROWS,  /* ... ROWS n (Firebird) */
@@ -159,6 +168,9 @@ typedef struct dg_dialect {
     const char *name;
     /* column types */
     const char *t_int, *t_bigint, *t_double, *t_text, *t_timestamp, *t_blob_text;
+    const char *t_xml;       /* a column type that checks and stores XML documents ("xml");
+                                NULL: none ({xml} renders t_blob_text) */
+    dg_xml_style xml_style;  /* the XML functions its SQL has */
     const char *t_numeric;   /* "numeric", "decimal"; with (p,s) appended when sized_types */
     const char *t_char;      /* "char" */
     const char *t_varchar;   /* "varchar" */

@@ -5,6 +5,7 @@
  * connection's dg_dialect fills in:
  *
  *   {int} {bigint} {double} {text} {timestamp} {clob}   column types
+ *   {xml}                                                the XML type if there is one, else {clob}
  *   {numeric P,S} {char N} {varchar N}                   sized types
  *   {now}                                                current timestamp expression
  *   {for_update}                                         locking-read suffix (may be empty)

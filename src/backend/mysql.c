@@ -1310,6 +1310,7 @@ static const dg_dialect mysql_dialect = {
     .t_text = "TEXT",
     .t_timestamp = "DATETIME(6)",
     .t_blob_text = "MEDIUMTEXT",
+    .xml_style = DG_XML_EXTRACTVALUE,
     .t_numeric = "DECIMAL",
     .t_char = "CHAR",
     .t_varchar = "VARCHAR",

@@ -58,6 +58,10 @@ static const struct {
      {"UPDATE t SET ts = strftime('%Y-%m-%d %H:%M:%f', 'now') WHERE k = ?",
       "UPDATE t SET ts = now() WHERE k = ?", "UPDATE t SET ts = NOW(6) WHERE k = ?",
       "UPDATE t SET ts = LOCALTIMESTAMP WHERE k = ?"}},
+    /* the XML type where there is one, else the large text type */
+    {"CREATE TABLE x (doc {xml})",
+     {"CREATE TABLE x (doc TEXT)", "CREATE TABLE x (doc xml)", "CREATE TABLE x (doc MEDIUMTEXT)",
+      "CREATE TABLE x (doc BLOB SUB_TYPE TEXT)"}},
     /* no markers, empty, adjacent markers, a lone '}' */
     {"SELECT 1", {"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 1"}},
     {"", {"", "", "", ""}},
