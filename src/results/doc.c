@@ -52,6 +52,8 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
         json_object_set_new(j, "overrun_s", dg_json_real(r->overrun_s));
     }
     json_object_set_new(j, "scale_unit", json_string(r->scale_unit ? r->scale_unit : ""));
+    if (r->storage)
+        json_object_set_new(j, "storage", json_string(r->storage));
     json_object_set_new(j, "keying_think", json_boolean(r->keying_think));
     json_t *settings = json_object();
     for (int i = 0; i < r->nconn_settings; i++)

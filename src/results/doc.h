@@ -23,6 +23,7 @@
 /* "run": what was asked and, when `finished`, how it ended. */
 typedef struct dg_doc_run {
     const char *workload, *workload_hash, *scale_unit;
+    const char *storage;      /* the workload's storage mode; NULL: left out */
     int64_t scale;
     const char *backend, *db; /* db: the redacted URL */
     int terminals;

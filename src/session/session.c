@@ -225,6 +225,7 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .workload = wl->name,
         .workload_hash = wl->hash,
         .scale_unit = wl->scale_unit,
+        .storage = wl->storage,
         .scale = wl->scale,
         .backend = conn->be->name,
         .db = conn->url_redacted,

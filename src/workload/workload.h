@@ -148,6 +148,9 @@ struct dg_workload {
     const char *const *tables;  /* tables this workload creates (for exists/drop checks) */
     uint64_t bytes_per_scale;   /* size model: approximate on-disk bytes per scale unit */
     const char *scale_unit;     /* "branch", "warehouse" ... */
+    const char *storage;        /* how the workload stores its data on this database, when
+                                   that differs by engine ("shredded-keys"; set by attach);
+                                   NULL: not recorded (static string) */
     char hash[17];              /* 16 hex digits identifying the definition and options */
     void *priv;                 /* the workload's own data */
 };
