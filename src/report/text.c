@@ -48,15 +48,24 @@ void dg_report_text_run(FILE *out, const json_t *doc)
     double tpm = num(doc, "workload_metrics.tpmC");
     if (isfinite(tpm))
         fprintf(out, "  tpmC (New-Order per minute): %.1f\n", tpm);
-    fprintf(out, "\n  %-16s %10s %7s %7s %9s %8s %8s %8s %8s %8s %8s %8s\n", "transaction", "count",
-            "errors", "retries", "rollbacks", "avg", "max", "p50", "p90", "p95", "p99", "p99.9");
+    /* the name column as wide as the longest name (16 at least) */
+    int wname = 16;
     size_t i;
     json_t *tx;
     json_array_foreach(dg_res_get(doc, "transactions"), i, tx)
     {
+        const char *nm = dg_res_str(tx, "name");
+        if (nm && (int)strlen(nm) > wname && strlen(nm) < 64)
+            wname = (int)strlen(nm);
+    }
+    fprintf(out, "\n  %-*s %10s %7s %7s %9s %8s %8s %8s %8s %8s %8s %8s\n", wname, "transaction",
+            "count", "errors", "retries", "rollbacks", "avg", "max", "p50", "p90", "p95", "p99",
+            "p99.9");
+    json_array_foreach(dg_res_get(doc, "transactions"), i, tx)
+    {
         char a[7][32];
         const json_t *l = json_object_get(tx, "latency_ms");
-        fprintf(out, "  %-16s %10.0f %7.0f %7.0f %9.0f %8s %8s %8s %8s %8s %8s %8s\n",
+        fprintf(out, "  %-*s %10.0f %7.0f %7.0f %9.0f %8s %8s %8s %8s %8s %8s %8s\n", wname,
                 dg_res_str(tx, "name"), num(tx, "count"), num(tx, "errors"), num(tx, "retries"),
                 num(tx, "rollbacks"), fmt_ms(num(l, "avg"), a[0], 32), fmt_ms(num(l, "max"), a[1], 32),
                 fmt_ms(num(l, "p50"), a[2], 32), fmt_ms(num(l, "p90"), a[3], 32),

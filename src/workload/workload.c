@@ -16,11 +16,13 @@ extern const dg_workload_def dg_workload_tpcb;
 extern const dg_workload_def dg_workload_tpcc;
 extern const dg_workload_def dg_workload_script;
 extern const dg_workload_def dg_workload_tables;
+extern const dg_workload_def dg_workload_docs;
 
 static const dg_workload_def *const defs[] = {
     &dg_workload_tpcb,
     &dg_workload_tpcc,
     &dg_workload_tables,
+    &dg_workload_docs,
     &dg_workload_script,
     NULL,
 };

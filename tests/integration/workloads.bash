@@ -69,3 +69,27 @@ json "$TMP/tables2.json" "d['totals']['errors'] == 0 and d['totals']['transactio
 [ "$sel" -gt 10 ] && [ "$ins" -gt 10 ] || fail "too few tables transactions: $ins inserts, $sel selects"
 [ $((r1 - r0)) = $((ins + 100)) ] || fail "tables: rows added $((r1 - r0)) != inserts $((ins + 100))"
 "$DBGAUGE" check --db "$url" -w tables > "$TMP/check.out" || { cat "$TMP/check.out"; fail "tables check"; }
+
+# docs (TPoX-style XML): 120 customers, 600 orders, 400 securities loaded on 2 jobs; the
+# side keys match their documents (check); each of the 17 transactions against the
+# generator (dg_docs_tx); a mixed run whose inserts and deletes change the document counts
+# by exactly what it reports, with no errors; the insert-only variant's figures
+"$DBGAUGE" load --db "$url" -w docs --scale 120 --wl-opt securities=400 --drop -j 2 --seed 6 -q > /dev/null
+[ "$(db_count "SELECT count(*) AS n FROM orders")" = 600 ] || fail "docs load: orders"
+[ "$(db_count "SELECT count(*) AS n FROM security")" = 400 ] || fail "docs load: securities"
+"$DBGAUGE" check --db "$url" -w docs > "$TMP/check.out" || { cat "$TMP/check.out"; fail "docs check after load"; }
+if [ -n "${DG_DOCS_TX:-}" ]; then
+  "$DG_DOCS_TX" "$url" 6 > "$TMP/tx.out" || { cat "$TMP/tx.out"; fail "docs transactions"; }
+fi
+docs_counts() { echo "$(db_count "SELECT count(*) AS n FROM custacc") $(db_count "SELECT count(*) AS n FROM orders")"; }
+read -r c0 o0 <<< "$(docs_counts)"
+"$DBGAUGE" run --db "$url" -w docs -c 2 -T 4s -P 1s -q --json "$TMP/docs.json" > /dev/null
+read -r c1 o1 <<< "$(docs_counts)"
+dm() { json "$TMP/docs.json" "int(d['workload_metrics']['$1'])"; }
+note "docs: $(json "$TMP/docs.json" "d['totals']['transactions']") transactions; customers $c0 -> $c1 (+$(dm custacc_inserted) -$(dm custacc_deleted)), orders $o0 -> $o1 (+$(dm orders_inserted) -$(dm orders_deleted))"
+json "$TMP/docs.json" "d['totals']['errors'] == 0 and d['totals']['unknown_outcome'] == 0 and d['run']['storage'] == 'shredded-keys' and d['totals']['transactions'] > 100" | grep -q True || fail "docs run"
+[ $((c1 - c0)) = $(( $(dm custacc_inserted) - $(dm custacc_deleted) )) ] || fail "docs: customers changed by $((c1 - c0))"
+[ $((o1 - o0)) = $(( $(dm orders_inserted) - $(dm orders_deleted) )) ] || fail "docs: orders changed by $((o1 - o0))"
+"$DBGAUGE" run --db "$url" -w docs:insert-only -c 2 -t 20 -q --json "$TMP/docsins.json" > /dev/null
+json "$TMP/docsins.json" "(lambda w: w['custacc_inserted'] + w['orders_inserted'] == 40 and w['GB_per_h'] > 0 and d['totals']['errors'] == 0)(d['workload_metrics'])" | grep -q True || fail "docs insert-only"
+"$DBGAUGE" check --db "$url" -w docs > "$TMP/check.out" || { cat "$TMP/check.out"; fail "docs check after the runs"; }

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# The docs workload (TPoX-style XML) on SQLite: the loaded documents (counts, well-formed
+# XML in the right namespaces, references that resolve, side keys that match), determinism
+# (--jobs 4 = --jobs 1, another seed differs), each of the 17 transactions against the
+# generator (dg_docs_tx), a mixed run whose inserts and deletes change the counts by
+# exactly what it reports, the insert-only variant's figures, the check catching damage,
+# and bad options.
+source "$(dirname "$0")/common.bash" || exit 1
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 shell not installed" >&2; exit 77; }
+
+q() { sqlite3 "$1" "$2"; }
+content_hash() { # DB: every document and side row in key order
+  sqlite3 "$1" "SELECT * FROM security ORDER BY sec_id; SELECT * FROM custacc ORDER BY cust_id;
+    SELECT * FROM custacc_account ORDER BY acct_id; SELECT * FROM orders ORDER BY order_id;
+    SELECT dm_seed, dm_customers, dm_securities FROM docs_meta;" | sha256sum | cut -c1-32
+}
+LOAD=(-w docs --scale 200 --wl-opt securities=500)
+
+# ---- load ------------------------------------------------------------------------------------
+A="$TMP/a.db"
+"$DBGAUGE" load --db "sqlite:$A" "${LOAD[@]}" --seed 4 > "$TMP/load.out"
+for step in "table security" "table custacc" "table custacc_account" "table orders" \
+            "index security_symbol" "index security_sector" "index custacc_account_cust" \
+            "index orders_acct" "index orders_symbol"; do
+  grep -q "$step" "$TMP/load.out" || { cat "$TMP/load.out"; fail "load report lacks step '$step'"; }
+done
+[ "$(q "$A" "SELECT count(*) FROM security")" = 500 ] || fail "securities"
+[ "$(q "$A" "SELECT count(*) FROM custacc")" = 200 ] || fail "customers"
+[ "$(q "$A" "SELECT count(*) FROM orders")" = 1000 ] || fail "orders"
+[ "$(q "$A" "SELECT min(cust_id) || ' ' || max(cust_id) || ' ' || min(order_id) || ' ' || max(order_id) FROM custacc, orders")" = "1002 1201 103282 104281" ] || fail "id ranges are not TPoX's"
+accts=$(q "$A" "SELECT count(*) FROM custacc_account")
+[ "$accts" -ge 200 ] && [ "$accts" -le 1000 ] || fail "$accts accounts for 200 customers"
+[ "$(q "$A" "SELECT dm_seed || ' ' || dm_customers || ' ' || dm_securities FROM docs_meta")" = "4 200 500" ] || fail "docs_meta"
+# references resolve: every order's account and symbol exist, every account has its customer
+[ "$(q "$A" "SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM custacc_account a WHERE a.acct_id = o.acct_id)")" = 0 ] || fail "an order's @Acct is no account"
+[ "$(q "$A" "SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM security s WHERE s.symbol = o.symbol)")" = 0 ] || fail "an order's symbol is no security"
+[ "$(q "$A" "SELECT count(*) FROM custacc_account a WHERE NOT EXISTS (SELECT 1 FROM custacc c WHERE c.cust_id = a.cust_id)")" = 0 ] || fail "an account without its customer"
+# every document is well-formed XML in its namespace, read by another parser; positions
+# name loaded securities
+python3 - "$A" <<'PY' || fail "documents"
+import sqlite3, sys, xml.etree.ElementTree as ET
+db = sqlite3.connect(sys.argv[1])
+syms = {r[0] for r in db.execute("SELECT symbol FROM security")}
+ns = {"custacc": "{http://tpox-benchmark.com/custacc}", "security": "{http://tpox-benchmark.com/security}",
+      "orders": "{http://www.fixprotocol.org/FIXML-4-4}"}
+roots = {"custacc": "Customer", "security": "Security", "orders": "FIXML"}
+keys = {"custacc": "cust_id", "security": "sec_id", "orders": "order_id"}
+sizes = {}
+for t in ("custacc", "security", "orders"):
+    n = total = 0
+    for key, doc in db.execute("SELECT %s, doc FROM %s" % (keys[t], t)):
+        root = ET.fromstring(doc.encode())
+        assert root.tag == ns[t] + roots[t], (t, key, root.tag)
+        if t == "orders":
+            o = root.find(ns[t] + "Order")
+            assert int(o.get("ID")) == key, (t, key)
+        else:
+            assert int(root.get("id")) == key, (t, key)
+        if t == "custacc":
+            for p in root.iter(ns[t] + "Position"):
+                assert p.find(ns[t] + "Symbol").text in syms, (key, "position symbol")
+        n += 1
+        total += len(doc.encode())
+    sizes[t] = total // n
+print("average document bytes:", sizes)
+PY
+"$DBGAUGE" check --db "sqlite:$A" -w docs > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check after load"; }
+
+# ---- determinism ------------------------------------------------------------------------
+"$DBGAUGE" load --db "sqlite:$TMP/b.db" "${LOAD[@]}" --seed 4 -j 4 -q > /dev/null
+"$DBGAUGE" load --db "sqlite:$TMP/c.db" "${LOAD[@]}" --seed 5 -q > /dev/null
+hA=$(content_hash "$A"); hB=$(content_hash "$TMP/b.db"); hC=$(content_hash "$TMP/c.db")
+[ "$hA" = "$hB" ] || fail "--jobs 4 loaded other documents than --jobs 1"
+[ "$hA" != "$hC" ] || fail "seeds 4 and 5 loaded the same documents"
+
+# ---- each transaction against the generator ---------------------------------------------
+if [ -n "${DG_DOCS_TX:-}" ]; then
+  "$DBGAUGE" load --db "sqlite:$TMP/t.db" -w docs --scale 40 --wl-opt securities=300 --seed 7 -q > /dev/null
+  "$DG_DOCS_TX" "sqlite:$TMP/t.db" 7 > "$TMP/tx.out" || { cat "$TMP/tx.out"; fail "transactions"; }
+fi
+
+# ---- a mixed run changes the counts by what it reports -----------------------------------
+counts() { q "$A" "SELECT (SELECT count(*) FROM custacc) || ' ' || (SELECT count(*) FROM orders)"; }
+read -r c0 o0 <<< "$(counts)"
+"$DBGAUGE" run --db "sqlite:$A" -w docs -c 2 -t 400 -q --json "$TMP/mix.json" > /dev/null
+read -r c1 o1 <<< "$(counts)"
+m() { json "$TMP/mix.json" "int(d['workload_metrics']['$1'])"; }
+note "customers $c0 -> $c1 (+$(m custacc_inserted) -$(m custacc_deleted)), orders $o0 -> $o1 (+$(m orders_inserted) -$(m orders_deleted))"
+[ $((c1 - c0)) = $(( $(m custacc_inserted) - $(m custacc_deleted) )) ] || fail "customers changed by $((c1 - c0))"
+[ $((o1 - o0)) = $(( $(m orders_inserted) - $(m orders_deleted) )) ] || fail "orders changed by $((o1 - o0))"
+json "$TMP/mix.json" "d['totals']['transactions'] == 800 and d['totals']['errors'] == 0 and d['run']['storage'] == 'shredded-keys' and len(d['transactions']) == 17" | grep -q True || fail "mixed run"
+json "$TMP/mix.json" "all(t['count'] > 0 for t in d['transactions'])" | grep -q True || fail "a transaction type never ran"
+queries=$(json "$TMP/mix.json" "round(100 * sum(t['count'] for t in d['transactions'][:7]) / d['totals']['transactions'])")
+[ "$queries" -ge 60 ] && [ "$queries" -le 80 ] || fail "queries are $queries% of the mix, not about 70%"
+"$DBGAUGE" check --db "sqlite:$A" -w docs > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check after the mixed run"; }
+
+# ---- insert-only ---------------------------------------------------------------------------
+read -r c0 o0 <<< "$(counts)"
+"$DBGAUGE" run --db "sqlite:$A" -w docs:insert-only -c 2 -T 2s -q --json "$TMP/ins.json" > /dev/null
+read -r c1 o1 <<< "$(counts)"
+json "$TMP/ins.json" "(lambda w: w['docs_inserted_per_s'] > 0 and w['GB_per_h'] > 0 and w['xml_bytes_inserted'] > 1000 and w['custacc_inserted'] + w['orders_inserted'] == $((c1 - c0 + o1 - o0)) and d['totals']['errors'] == 0)(d['workload_metrics'])" | grep -q True || fail "insert-only figures"
+json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d['totals']['duration_s'] * 3600 / 1e9) < 1e-6 * w['GB_per_h'] + 1e-9)(d['workload_metrics'])" | grep -q True || fail "GB/h is not the bytes inserted per hour"
+
+# ---- damage is caught -----------------------------------------------------------------------
+cp "$A" "$TMP/d.db"
+q "$TMP/d.db" "UPDATE orders SET cash = cash + 1 WHERE order_id = 103300"
+q "$TMP/d.db" "DELETE FROM custacc_account WHERE acct_id = (SELECT min(acct_id) FROM custacc_account)"
+expect_exit 2 "$DBGAUGE" check --db "sqlite:$TMP/d.db" -w docs
+grep -q "FAIL.*orders side keys.*id 103300: column cash" "$TMP/out" || { cat "$TMP/out"; fail "check missed the changed cash"; }
+grep -q "FAIL.*custacc_account rows" "$TMP/out" || { cat "$TMP/out"; fail "check missed the missing account row"; }
+
+# ---- bad options ----------------------------------------------------------------------------
+expect_exit 1 "$DBGAUGE" load --db "sqlite:$TMP/e.db" -w docs --wl-opt securities=0 --scale 5 -q
+grep -q "invalid --wl-opt securities=0" "$TMP/err" || { cat "$TMP/err"; fail "securities=0"; }
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w docs --wl-opt securities=7 -t 1 -q --no-results
+grep -q "holds 500 securities, not the 7" "$TMP/err" || { cat "$TMP/err"; fail "securities mismatch"; }
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w docs --mix get_order=1,nope=2 -t 1 -q --no-results
+echo "docs on SQLite: ok"
