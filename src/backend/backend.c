@@ -764,6 +764,35 @@ int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int
     return dg_query_ints(c, sql, params, n, out, 1, found, err);
 }
 
+int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *index_bytes,
+                   dg_err *err)
+{
+    *data_bytes = *index_bytes = -1;
+    const char *sql = c->dialect->table_bytes_sql;
+    if (!sql)
+        return dg_err_set(err, DG_E_UNSUPPORTED, DG_EC_USER, 0, NULL,
+                          "%s tells no table sizes in SQL", c->be->name);
+    if (c->dialect->table_bytes_refresh) {
+        char *refresh = xasprintf("%s%s", c->dialect->table_bytes_refresh, table);
+        int rc = dg_exec(c, refresh, err);
+        free(refresh);
+        if (rc)
+            return rc;
+    }
+    int n = dg_sql_count_params(sql);
+    dg_value v[4];
+    for (int i = 0; i < n && i < 4; i++)
+        v[i] = dg_vstr(table);
+    int64_t out[2];
+    bool found = false;
+    int rc = dg_query_ints(c, sql, v, n < 4 ? n : 4, out, 2, &found, err);
+    if (rc == 0 && found) {
+        *data_bytes = out[0];
+        *index_bytes = out[1];
+    }
+    return rc;
+}
+
 int dg_sql_count_params(const char *sql)
 {
     int n = 0;

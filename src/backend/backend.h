@@ -203,6 +203,15 @@ typedef struct dg_dialect {
     const char *after_load_alter; /* undoes load_table_options: "ALTER TABLE <table>" and
                                      this, run by the statistics step before its ANALYZE */
     const char *post_load_sql; /* run once after a load (e.g. a WAL checkpoint); NULL if none */
+    const char *table_bytes_sql; /* a query of two integers, the bytes on disk of a table's
+                                    data (with its out-of-line values) and of its indexes;
+                                    every ? is the table's name. NULL: the engine tells
+                                    none in SQL (dg_table_bytes) */
+    const char *table_bytes_refresh; /* run before it with the table's name appended, where
+                                        the figures are statistics that may be stale
+                                        (MariaDB: "ANALYZE TABLE "); NULL: none */
+    const char *octet_length_open, *octet_length_close; /* around a text or XML column:
+                                    its length in bytes ({octet_length COL}) */
     int max_params;          /* bind parameters per statement */
 } dg_dialect;
 
@@ -514,6 +523,12 @@ int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int
  * is false when there is no row or a column is NULL or not a number. */
 int dg_query_ints(dg_conn *c, const char *sql, const dg_value *params, int n, int64_t *out,
                   int ncols, bool *found, dg_err *err);
+
+/* The bytes on disk of table's data and of its indexes (dialect table_bytes_sql; either
+ * may come back -1 when the engine does not say). DG_E_UNSUPPORTED when the dialect has
+ * no such query. */
+int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *index_bytes,
+                   dg_err *err);
 
 /* Counts '?' placeholders outside quotes and comments. */
 int dg_sql_count_params(const char *sql);

@@ -8,6 +8,7 @@
  *   {xml}                                                the XML type if there is one, else {clob}
  *   {numeric P,S} {char N} {varchar N}                   sized types
  *   {now}                                                current timestamp expression
+ *   {octet_length COL}                                   a text or XML column's bytes
  *   {for_update}                                         locking-read suffix (may be empty)
  *   {limit N}                                            row limit suffix (LIMIT N / ROWS N)
  *

@@ -2002,6 +2002,9 @@ static const dg_dialect firebird_dialect = {
     .alter_add_pk = true,
     .analyze_prefix = NULL, /* index statistics are computed when an index is built */
     .post_load_sql = NULL,
+    .table_bytes_sql = NULL, /* page counts per table are gstat's, not SQL's */
+    .octet_length_open = "OCTET_LENGTH(",
+    .octet_length_close = ")",
     .max_params = 2000, /* a message is at most 64 KB */
 };
 

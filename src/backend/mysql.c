@@ -1336,6 +1336,13 @@ static const dg_dialect mysql_dialect = {
     .load_table_options = " STATS_AUTO_RECALC=0",
     .after_load_alter = " STATS_AUTO_RECALC=DEFAULT",
     .post_load_sql = NULL,
+    /* InnoDB's figures: the clustered index with its off-page values, and the secondary
+     * indexes, as of the table's last statistics update */
+    .table_bytes_sql = "SELECT data_length, index_length FROM information_schema.tables "
+                       "WHERE table_schema = DATABASE() AND table_name = ?",
+    .table_bytes_refresh = "ANALYZE TABLE ",
+    .octet_length_open = "OCTET_LENGTH(",
+    .octet_length_close = ")",
     .max_params = 65535,
 };
 

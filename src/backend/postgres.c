@@ -1423,6 +1423,12 @@ static const dg_dialect postgres_dialect = {
     .analyze_frozen_prefix = "ANALYZE ", /* COPY FREEZE left VACUUM nothing to do */
     .analyze_columns = true,
     .post_load_sql = NULL,
+    /* pg_table_size: the heap, its TOAST table (compressed large values) and their maps */
+    .table_bytes_sql = "SELECT pg_table_size(c.oid), pg_indexes_size(c.oid) FROM pg_class c "
+                       "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                       "WHERE n.nspname = current_schema() AND c.relname = ?",
+    .octet_length_open = "octet_length(CAST(",
+    .octet_length_close = " AS text))",
     .max_params = 65535,
 };
 

@@ -612,6 +612,13 @@ static const dg_dialect sqlite_dialect = {
     .alter_add_pk = false,
     .analyze_prefix = "ANALYZE ",
     .post_load_sql = "PRAGMA wal_checkpoint(TRUNCATE)",
+    /* the dbstat virtual table (in Debian's SQLite): pages of the table and its overflow
+     * chains, and of the indexes on it */
+    .table_bytes_sql = "SELECT (SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?), "
+                       "(SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN "
+                       "(SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?))",
+    .octet_length_open = "length(CAST(",
+    .octet_length_close = " AS BLOB))",
     .max_params = 32766,
 };
 

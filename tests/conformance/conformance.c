@@ -396,6 +396,26 @@ static void test_bulk_and_stats(void)
     DG_CHECK(exists);
     DG_CHECK_INT(dg_table_exists(c, "dgc_nope", &exists, &e), 0);
     DG_CHECK(!exists);
+    /* the table's bytes on disk, where the engine tells them in SQL: 20,000 rows of about
+     * 40 bytes are more than 400 KB of data, and an index on the names is some of it (not
+     * a unique one on id: InnoDB would make that the table's clustered index) */
+    DG_CHECK_INT(exec_t(c, "CREATE INDEX dgc_bulk_name ON dgc_bulk (name)"), 0);
+    int64_t data = 0, index = 0;
+    int rc = dg_table_bytes(c, "dgc_bulk", &data, &index, &e);
+    if (c->dialect->table_bytes_sql) {
+        DG_CHECK_INT(rc, 0);
+        DG_CHECK(data > 400000 && data < 20000000);
+        DG_CHECK(index > 50000 && index <= 2 * data);
+    } else {
+        DG_CHECK_INT(rc, DG_E_UNSUPPORTED);
+        DG_CHECK(data == -1 && index == -1);
+    }
+    /* a text column's length in bytes: 'name\t1234\\ "q" \'1234\'' is 22 bytes */
+    char *sql = dg_sql_renderx(c->dialect, "SELECT {octet_length name} FROM dgc_bulk WHERE id = 1234");
+    int64_t len = 0;
+    DG_CHECK_INT(dg_query_int(c, sql, NULL, 0, &len, &found, &e), 0);
+    DG_CHECK_INT(len, (int64_t)strlen("name\t1234\\ \"q\" '1234'"));
+    free(sql);
     drop_quietly(c, "dgc_bulk");
     dg_conn_close(c);
 }

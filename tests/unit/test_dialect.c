@@ -62,6 +62,11 @@ static const struct {
     {"CREATE TABLE x (doc {xml})",
      {"CREATE TABLE x (doc TEXT)", "CREATE TABLE x (doc xml)", "CREATE TABLE x (doc MEDIUMTEXT)",
       "CREATE TABLE x (doc BLOB SUB_TYPE TEXT)"}},
+    /* a column's length in bytes */
+    {"SELECT sum({octet_length doc}) FROM x",
+     {"SELECT sum(length(CAST(doc AS BLOB))) FROM x",
+      "SELECT sum(octet_length(CAST(doc AS text))) FROM x", "SELECT sum(OCTET_LENGTH(doc)) FROM x",
+      "SELECT sum(OCTET_LENGTH(doc)) FROM x"}},
     /* no markers, empty, adjacent markers, a lone '}' */
     {"SELECT 1", {"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 1"}},
     {"", {"", "", "", ""}},
