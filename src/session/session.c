@@ -38,6 +38,7 @@
 typedef struct run_ctx {
     const dg_session_config *cfg;
     dg_sampler *sampler;     /* reads the monitor connection's statistics on its own thread */
+    int64_t sampler_calls;   /* its readings, counted when it stopped (-1: none) */
     int64_t sample_wait_ns;  /* how long an interval waits for its sample */
     char block_device[64];
     json_t *intervals;       /* measured */
@@ -290,7 +291,7 @@ static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg
         m.self_max_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
     m.cache_hit_null_intervals = ctx->cache_unpublished;
     m.stats_late_intervals = ctx->stats_late;
-    m.stats_readings = ctx->sampler ? (int64_t)dg_sampler_calls(ctx->sampler) : -1;
+    m.stats_readings = ctx->sampler_calls;
     return dg_doc_monitor_json(&m);
 }
 
@@ -370,6 +371,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     dg_run_stats st;
     memset(&st, 0, sizeof st);
     bool have_stats = false;
+    bool conn_abandoned = false; /* a stuck statistics call keeps the connection */
     int rc = dg_session_connect(cfg, false, &conn, err);
     if (rc)
         goto out;
@@ -459,6 +461,18 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     dg_dbstats db_after;
     if (!ctx.sampler || !dg_sampler_take_fresh(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S, &db_after))
         all_unknown(&db_after);
+    /* the connection is the session's again once the sampler stops */
+    bool conn_free = false;
+    ctx.sampler_calls = ctx.sampler ? (int64_t)dg_sampler_calls(ctx.sampler) : -1;
+    if (ctx.sampler) {
+        conn_free = dg_sampler_stop(ctx.sampler, dg_now_ns() + DG_NS_PER_S);
+        ctx.sampler = NULL;
+        if (!conn_free) {
+            dg_log_warn("the database has not answered its statistics query for seconds: the "
+                        "monitor connection is left behind");
+            conn_abandoned = true;
+        }
+    }
     json_object_set_new(doc, "run", run_json(cfg, conn, &st));
     if (load)
         json_object_set_new(doc, "load", json_incref(load));
@@ -472,6 +486,14 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         int nm = wl->ops->metrics(wl, st.tx[DG_PHASE_MEASURE],
                                   (double)st.phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S, wm,
                                   DG_MAX_METRICS);
+        if (wl->ops->db_metrics && conn_free && nm < DG_MAX_METRICS) {
+            dg_err me = DG_ERR_INIT;
+            int k = wl->ops->db_metrics(wl, conn, wm + nm, DG_MAX_METRICS - nm, &me);
+            if (k < 0)
+                dg_log_warn("cannot read the workload's figures from the database: %s", me.msg);
+            else
+                nm += k;
+        }
         json_t *vals = json_object(), *units = json_object();
         for (int i = 0; i < nm; i++) {
             json_object_set_new(vals, wm[i].name, dg_json_real(wm[i].value));
@@ -517,8 +539,10 @@ out:
     if (ctx.sampler && !dg_sampler_stop(ctx.sampler, dg_now_ns() + DG_NS_PER_S)) {
         dg_log_warn("the database has not answered its statistics query for seconds: the "
                     "monitor connection is left behind");
-        conn = NULL; /* the sampler's thread still uses it */
+        conn_abandoned = true;
     }
+    if (conn_abandoned)
+        conn = NULL; /* the sampler's thread still uses it */
     if (have_stats)
         dg_run_stats_free(&st);
     json_decref(ctx.intervals);

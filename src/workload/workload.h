@@ -92,7 +92,7 @@ typedef struct dg_metric {
     const char *unit; /* "tx/min", "%", ... (static string) */
 } dg_metric;
 
-#define DG_MAX_METRICS 16
+#define DG_MAX_METRICS 32
 
 struct dg_txstats; /* stats/txstats.h */
 
@@ -133,6 +133,11 @@ typedef struct dg_workload_ops {
      * is closed. Writes at most max entries to out; returns how many. NULL = none. */
     int (*metrics)(dg_workload *wl, const struct dg_txstats *per_type, double measured_s,
                    dg_metric *out, int max);
+    /* Optional figures read from the database after the run (the sizes of the workload's
+     * tables ...), on the session's connection once every terminal is closed; they join
+     * workload_metrics. Writes at most max entries to out; returns how many, or a
+     * negative DG_E_* (err set: the session warns and goes on). NULL = none. */
+    int (*db_metrics)(dg_workload *wl, dg_conn *conn, dg_metric *out, int max, dg_err *err);
     /* Frees the workload's own data (wl->priv); dg_workload_free() calls it. */
     void (*free)(dg_workload *wl);
 } dg_workload_ops;

@@ -99,6 +99,9 @@ read -r c0 o0 <<< "$(counts)"
 "$DBGAUGE" run --db "sqlite:$A" -w docs:insert-only -c 2 -T 2s -q --json "$TMP/ins.json" > /dev/null
 read -r c1 o1 <<< "$(counts)"
 json "$TMP/ins.json" "(lambda w: w['docs_inserted_per_s'] > 0 and w['GB_per_h'] > 0 and w['xml_bytes_inserted'] > 1000 and w['custacc_inserted'] + w['orders_inserted'] == $((c1 - c0 + o1 - o0)) and d['totals']['errors'] == 0)(d['workload_metrics'])" | grep -q True || fail "insert-only figures"
+# the storage figures: raw XML per table equals the documents' bytes; sizes from dbstat
+xmlb=$(q "$A" "SELECT sum(length(CAST(doc AS BLOB))) FROM custacc")
+json "$TMP/ins.json" "(lambda w: w['custacc_xml_bytes'] == $xmlb and w['custacc_disk_bytes'] > 0 and w['orders_index_bytes'] > 0 and 0.3 < w['custacc_xml_per_disk'] < 1.5)(d['workload_metrics'])" | grep -q True || fail "storage figures"
 json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d['totals']['duration_s'] * 3600 / 1e9) < 1e-6 * w['GB_per_h'] + 1e-9)(d['workload_metrics'])" | grep -q True || fail "GB/h is not the bytes inserted per hour"
 
 # ---- damage is caught -----------------------------------------------------------------------

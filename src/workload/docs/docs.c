@@ -151,11 +151,15 @@ static const char *const xmltype_sql[S_N] = {
     [S_Q5_SRV] =
         "SELECT xmlelement(name \"Customer\", xmlattributes(c.cust_id AS \"id\"), "
         "xmlelement(name \"Name\", n.first || ' ' || n.last), (SELECT xmlagg(xmlelement(name \"Account\", xmlattributes(a.bal AS "
-        "\"BALANCE\", a.id AS \"ACCOUNT_ID\"), xmlelement(name \"Securities\", a.names)) ORDER BY "
+        "\"BALANCE\", a.id AS \"ACCOUNT_ID\"), xmlelement(name \"Securities\", "
+        /* the names in no namespace, like the client's summary */
+        "(SELECT xmlagg(xmlelement(name \"Name\", p.nm) ORDER BY p.o) FROM "
+        "XMLTABLE(XMLNAMESPACES('" DOCS_NS_CUSTACC "' AS c), '/c:Account/c:Holdings/c:Position' "
+        "PASSING a.acct COLUMNS o FOR ORDINALITY, nm text PATH 'c:Name') AS p))) ORDER BY "
         "a.ord) FROM XMLTABLE(XMLNAMESPACES('" DOCS_NS_CUSTACC "' AS c), "
         "'/c:Customer/c:Accounts/c:Account' PASSING c.doc COLUMNS ord FOR ORDINALITY, id text "
-        "PATH '@id', bal text PATH 'c:Balance/c:OnlineActualBal', names xml PATH "
-        "'c:Holdings/c:Position/c:Name') AS a))::text FROM custacc c, "
+        "PATH '@id', bal text PATH 'c:Balance/c:OnlineActualBal', acct xml PATH '.') AS a))::text "
+        "FROM custacc c, "
         /* names through XMLTABLE: xpath()'s text() comes back with its entities escaped */
         "XMLTABLE(XMLNAMESPACES('" DOCS_NS_CUSTACC "' AS c), '/c:Customer/c:Name' PASSING c.doc "
         "COLUMNS first text PATH 'c:FirstName', last text PATH 'c:LastName') AS n "
@@ -479,8 +483,9 @@ static int q_price(term *t, dg_err *err)
     if ((rc = docs_read_security(t->doc.buf, t->doc.len, &k, err)) != 0)
         return rc;
     dg_sb_reset(&t->out);
-    dg_sb_printf(&t->out, "The open price of the security %s is %" PRId64 ".%02" PRId64, k.symbol,
-                 k.open_cents / 100, (k.open_cents < 0 ? -k.open_cents : k.open_cents) % 100);
+    int64_t m = k.open_cents < 0 ? -k.open_cents : k.open_cents;
+    dg_sb_printf(&t->out, "The open price of the security %s is %s%" PRId64 ".%02" PRId64, k.symbol,
+                 k.open_cents < 0 ? "-" : "", m / 100, m % 100);
     t->last.out = t->out.buf;
     t->last.out_len = t->out.len;
     t->last.rows = 1;
@@ -678,7 +683,14 @@ static int close_account(term *t, int *outcome, dg_err *err)
         return rc;
     if (!found || k.nacct < 2) /* a customer keeps at least one account */
         return give_up(t, outcome, err);
-    int64_t acct = k.acct[pick % (uint64_t)k.nacct];
+    /* never the highest-numbered one: U1 numbers a new account after it, so a closed
+     * account's number (and its orders) never comes back */
+    int top = 0;
+    for (int a = 1; a < k.nacct; a++)
+        if (k.acct[a] > k.acct[top])
+            top = a;
+    int a = (int)(pick % (uint64_t)(k.nacct - 1));
+    int64_t acct = k.acct[a >= top ? a + 1 : a];
     t->last.acct = acct;
     if ((rc = docs_close_account(t->doc.buf, t->doc.len, acct, &t->out, err)) != 0)
         return rc;
@@ -903,6 +915,47 @@ static int docs_metrics(dg_workload *wl, const struct dg_txstats *per_type, doub
     return n;
 }
 
+/* The storage figures after the run, per document table: the raw XML it holds, its bytes
+ * on disk (data with out-of-line values, and indexes) where the engine tells them, and
+ * their ratio (above 1: the engine compresses the documents). */
+static int docs_db_metrics(dg_workload *wl, dg_conn *conn, dg_metric *out, int max, dg_err *err)
+{
+    (void)wl;
+    static const char *const tables[] = {"custacc", "orders", "security"};
+    static const char *const names[][4] = {
+        {"custacc_xml_bytes", "custacc_disk_bytes", "custacc_index_bytes", "custacc_xml_per_disk"},
+        {"orders_xml_bytes", "orders_disk_bytes", "orders_index_bytes", "orders_xml_per_disk"},
+        {"security_xml_bytes", "security_disk_bytes", "security_index_bytes",
+         "security_xml_per_disk"},
+    };
+    int n = 0;
+    for (int i = 0; i < 3 && n + 4 <= max; i++) {
+        char tmpl[96];
+        snprintf(tmpl, sizeof tmpl, "SELECT sum({octet_length doc}) FROM %s", tables[i]);
+        char *sql = dg_sql_renderx(conn->dialect, tmpl);
+        int64_t xml = 0;
+        bool found = false;
+        int rc = dg_query_int(conn, sql, NULL, 0, &xml, &found, err);
+        free(sql);
+        if (rc)
+            return rc;
+        int64_t data = -1, index = -1;
+        dg_err e = DG_ERR_INIT;
+        rc = dg_table_bytes(conn, tables[i], &data, &index, &e);
+        if (rc && rc != DG_E_UNSUPPORTED)
+            return dg_err_set(err, rc, e.cls, e.code, e.sqlstate, "%s", e.msg);
+        double x = found ? (double)xml : 0;
+        out[n++] = (dg_metric){names[i][0], x, "bytes of raw XML in the table after the run"};
+        out[n++] = (dg_metric){names[i][1], data >= 0 ? (double)data : NAN,
+                               "bytes on disk: the table's data with its out-of-line values"};
+        out[n++] = (dg_metric){names[i][2], index >= 0 ? (double)index : NAN,
+                               "bytes on disk: the table's indexes"};
+        out[n++] = (dg_metric){names[i][3], data > 0 ? x / (double)data : NAN,
+                               "raw XML bytes per byte of data on disk (> 1: compressed)"};
+    }
+    return n;
+}
+
 /* ---- open / free ----------------------------------------------------------------------- */
 
 static void docs_free(dg_workload *wl)
@@ -926,6 +979,7 @@ static const dg_workload_ops docs_ops = {
     .term_close = docs_term_close,
     .check = dg_docs_check,
     .metrics = docs_metrics,
+    .db_metrics = docs_db_metrics,
     .free = docs_free,
 };
 

@@ -174,12 +174,6 @@ int docs_fragment_price(int64_t last_cents, int64_t prev_close_cents, int64_t op
                         int64_t low_cents, int64_t high_cents, dg_strbuf *last_out,
                         dg_strbuf *today_out, dg_err *err);
 
-/* A canonical text of an XML document or element, to compare what different engines
- * built: elements by local name (namespaces and prefixes dropped), attributes other than
- * namespace declarations sorted by name, whitespace-only text dropped, no declaration.
- * DG_E_PARSE when xml is not well-formed. */
-int docs_canonical(const char *xml, size_t len, dg_strbuf *out, dg_err *err);
-
 /* An amount as the documents write it: an optional minus, digits, at most two decimals
  * after a point, nothing else ("-12.3" = -1230 cents). False for anything else. */
 bool docs_parse_cents(const char *s, int64_t *out);

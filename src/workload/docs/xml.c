@@ -1,14 +1,13 @@
 /*
  * xml.c - reading the docs workload's documents with libxml2's tree API: their keys
  * (the side columns), the projections the queries return (Q3, Q5), the edits the updates
- * make (U1 .. U6), the fragments the text-extractvalue updates send, and a canonical
- * form to compare XML that different engines built.
+ * make (U1 .. U6), and the fragments the text-extractvalue updates send.
  *
  * Layout:
  *   1. the reader: parsing, finding elements by local name in the document's namespace,
  *      amounts in integer cents
  *   2. the readers (keys), 3. the projections (Q3, Q5), 4. the edits (U1 .. U6),
- *   5. fragments and the canonical form
+ *   5. fragments
  *
  * A reader refuses amounts with more than two decimals. Outputs: Q3's Customer_Profile
  * and Q5's elements are in no namespace (Q3's copies keep theirs); edited documents keep
@@ -801,7 +800,7 @@ int docs_update_price(const char *xml, size_t len, int64_t last_cents, int64_t o
     return rc;
 }
 
-/* ---- 5. fragments and the canonical form --------------------------------------------- */
+/* ---- 5. fragments ------------------------------------------------------------------------ */
 
 int docs_fragment_ordqty(int64_t qty, int64_t cash_cents, const char *rndmod, dg_strbuf *out,
                          dg_err *err)
@@ -841,70 +840,4 @@ int docs_fragment_price(int64_t last_cents, int64_t prev_close_cents, int64_t op
     w_money(&o, "High", high_cents);
     w_end(&o);
     return wr_done(&o, "PriceToday fragment", today_out, err);
-}
-
-static int cmp_attr(const void *a, const void *b)
-{
-    const xmlAttr *x = *(const xmlAttr *const *)a, *y = *(const xmlAttr *const *)b;
-    return strcmp((const char *)x->name, (const char *)y->name);
-}
-
-/* Element n and its subtree, canonically (see docs.h); false on out of memory. */
-static bool canon_node(xmlNode *n, dg_strbuf *out)
-{
-    for (; n; n = n->next) {
-        if (n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE) {
-            const char *t = (const char *)n->content;
-            if (t && t[strspn(t, " \t\r\n")] != '\0') {
-                xmlChar *e = xmlEncodeSpecialChars(n->doc, n->content);
-                if (!e)
-                    return false;
-                dg_sb_add(out, (const char *)e);
-                xmlFree(e);
-            }
-            continue;
-        }
-        if (n->type != XML_ELEMENT_NODE)
-            continue;
-        dg_sb_printf(out, "<%s", (const char *)n->name);
-        int na = 0;
-        for (xmlAttr *a = n->properties; a; a = a->next)
-            na++;
-        if (na > 0) {
-            xmlAttr **v = malloc((size_t)na * sizeof *v);
-            if (!v)
-                return false;
-            na = 0;
-            for (xmlAttr *a = n->properties; a; a = a->next)
-                v[na++] = a;
-            qsort(v, (size_t)na, sizeof *v, cmp_attr);
-            for (int i = 0; i < na; i++) {
-                xmlChar *val = xmlNodeListGetString(n->doc, v[i]->children, 1);
-                dg_sb_printf(out, " %s=\"%s\"", (const char *)v[i]->name, val ? (const char *)val : "");
-                xmlFree(val);
-            }
-            free(v);
-        }
-        dg_sb_add(out, ">");
-        if (!canon_node(n->children, out))
-            return false;
-        dg_sb_printf(out, "</%s>", (const char *)n->name);
-    }
-    return true;
-}
-
-int docs_canonical(const char *xml, size_t len, dg_strbuf *out, dg_err *err)
-{
-    docs_xml_init();
-    if (len > INT_MAX)
-        return dg_err_fail(err, DG_E_PARSE, "xml of %zu bytes is too large", len);
-    xmlDoc *d = xmlReadMemory(xml, (int)len, NULL, NULL,
-                              XML_PARSE_NONET | XML_PARSE_NOBLANKS | XML_PARSE_NOERROR |
-                                  XML_PARSE_NOWARNING);
-    if (!d)
-        return dg_err_fail(err, DG_E_PARSE, "not well-formed xml: %.60s", xml ? xml : "");
-    dg_sb_reset(out);
-    bool ok = canon_node(xmlDocGetRootElement(d), out);
-    xmlFreeDoc(d);
-    return ok ? 0 : dg_err_fail(err, DG_E_NOMEM, "canonical xml: out of memory");
 }
