@@ -66,7 +66,7 @@ static const optdef optdefs[] = {
     {"workload", 'w', K_STRING, "NAME", ALL,
      "workload: tpcc (default), tpcb[:select-only|:simple-update], tables[:insert|:select], script (see 'dbgauge list')",
      F(workload), 0, 0, 0, 0},
-    {"scale", 's', K_INT, "N", ALL, "scale factor (tpcc: warehouses; tpcb: branches of 100,000 accounts; tables: rows)", F(scale), 0,
+    {"scale", 's', K_DOUBLE, "N", ALL, "scale factor (tpcc: warehouses; tpcb: branches of 100,000 accounts; tables: rows; docs: TPoX's, 1 = 100,000 customers, fractions allowed)", F(scale), 0,
      0, 1, 100000000},
     {"tables", 0, K_INT, "N", ALL, "tables workload: number of tables tbl_200 ... (default 40)",
      F(tables), 0, 0, 1, 1000},

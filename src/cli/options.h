@@ -41,7 +41,8 @@ typedef struct dg_options {
     bool password_set;         /* dg_cli_validate() has set that password (or
                                   DBGAUGE_PASSWORD's) for dg_url_parse() */
     const char *workload;      /* --workload */
-    int64_t scale;             /* --scale (0 = default / from the database) */
+    double scale;              /* --scale (0 = default / from the database); a fraction only
+                                  for a workload that takes one (docs: TPoX's factor) */
     uint64_t size_bytes;       /* --size (load): pick the scale from the size model */
     int64_t rows;              /* --rows (workload tables): rows to load, the scale */
     int64_t tables;            /* --tables (workload tables): table count (0 = default) */

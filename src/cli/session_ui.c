@@ -20,7 +20,8 @@ int dg_cli_open_workload(const dg_options *o, dg_workload **out)
 {
     dg_wl_config cfg = {
         .name = o->workload,
-        .scale = o->rows ? o->rows : o->scale,
+        .scale = o->rows ? o->rows : (int64_t)o->scale,
+        .scale_factor = o->rows ? 0 : o->scale,
         .seed = o->seed,
         .scripts = o->scripts,
         .nscripts = o->nscripts,

@@ -178,6 +178,11 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
     *stage = DG_STAGE_SETUP;
     if (load)
         *load = NULL;
+    if (wl->ops->usable) {
+        int rc = wl->ops->usable(wl, conn, err);
+        if (rc)
+            return rc;
+    }
     if (!wl->tables) {
         if (mode == DG_PREPARE_LOAD)
             return dg_err_fail(err, DG_E_INVAL,

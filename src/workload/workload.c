@@ -63,6 +63,10 @@ int dg_workload_open(const dg_wl_config *cfg, dg_workload **out, dg_err *err)
                 return DG_E_INVAL;
             }
         }
+        if (cfg->scale_factor > 0 && !(*d)->fractional_scale &&
+            (cfg->scale_factor != (double)(int64_t)cfg->scale_factor || cfg->scale_factor > 1e12))
+            return dg_err_fail(err, DG_E_INVAL, "--scale %g: workload '%s' takes a whole number",
+                               cfg->scale_factor, (*d)->name);
         if ((cfg->tables > 0 || cfg->key_range) && strcmp((*d)->name, "tables") != 0)
             return dg_err_fail(err, DG_E_INVAL, "%s applies to workload 'tables' only, not '%s'",
                                cfg->tables > 0 ? "--tables" : "--key-range", (*d)->name);

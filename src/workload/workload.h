@@ -41,6 +41,8 @@ typedef struct dg_script_arg {
 typedef struct dg_wl_config {
     const char *name;          /* "tpcb", "tpcb:select-only", "tpcc", "script" ... */
     int64_t scale;             /* 0 = the workload's default or what the database holds */
+    double scale_factor;       /* --scale as given (0: none); fractional only for a
+                                  definition with fractional_scale (the others get scale) */
     uint64_t seed;             /* run seed */
     const dg_script_arg *scripts; /* -f options (script workloads) */
     int nscripts;
@@ -105,6 +107,10 @@ typedef struct dg_check_result {
 } dg_check_result;
 
 typedef struct dg_workload_ops {
+    /* Optional: refuses, with a message, a database this workload as configured cannot
+     * use (an option asks for SQL the engine lacks), before anything is dropped, loaded
+     * or run. 0 or DG_E_*. NULL = any database. */
+    int (*usable)(dg_workload *wl, dg_conn *conn, dg_err *err);
     /* Creates schema, loads data, builds indexes. */
     int (*load)(dg_workload *wl, dg_loader *ld, dg_err *err);
     /* Drops the workload's tables (missing ones are fine). */
@@ -167,6 +173,7 @@ typedef struct dg_workload_def {
     const char *const *options;  /* the --wl-opt names it reads, NULL-terminated; NULL: none
                                     (dg_workload_open refuses any other name) */
     int64_t default_scale;
+    bool fractional_scale;       /* --scale may be a fraction (cfg->scale_factor) */
     int (*open)(const struct dg_workload_def *def, const dg_wl_config *cfg, dg_workload **out,
                 dg_err *err);
 } dg_workload_def;

@@ -79,6 +79,12 @@ load -w tables --rows 25MB                   | 1    | invalid value '25MB' for -
 load -w tables --rows 1M --scale 5           | 1    | --rows excludes --scale and --size
 load -w tables --tables 0                    | 1    | invalid value '0' for --tables: expected an integer from 1 to 1000
 load -w tpcb --rows 1000                     | 1    | --rows applies to workload 'tables' only, not 'tpcb'
+load -w tpcc --scale 0.5                     | 1    | --scale 0.5: workload 'tpcc' takes a whole number
+load -w docs --scale 0.000001                | 1    | --scale 1e-06 is 0.1 customers: docs needs from 1 customer
+load --scale 0                               | 1    | invalid value '0' for --scale: expected a positive number
+run -w docs:update                           | 1    | unknown variant 'update' of workload 'docs' (known: insert-only)
+load -w docs --wl-opt storage=xml            | 1    | invalid --wl-opt storage=xml: native
+load -w docs --wl-opt nope=1                 | 1    | unknown --wl-opt 'nope' for workload 'docs' (known: securities, storage)
 run -w tpcc --key-range hot                  | 1    | --key-range applies to workload 'tables' only, not 'tpcc'
 run -w tables --key-range 0%                 | 1    | invalid --key-range '0%': expected hot
 run -w tables --key-range 101%               | 1    | invalid --key-range '101%'

@@ -14,7 +14,7 @@ content_hash() { # DB: every document and side row in key order
     SELECT * FROM custacc_account ORDER BY acct_id; SELECT * FROM orders ORDER BY order_id;
     SELECT dm_seed, dm_customers, dm_securities FROM docs_meta;" | sha256sum | cut -c1-32
 }
-LOAD=(-w docs --scale 200 --wl-opt securities=500)
+LOAD=(-w docs --scale 0.002 --wl-opt securities=500) # 200 customers
 
 # ---- load ------------------------------------------------------------------------------------
 A="$TMP/a.db"
@@ -75,7 +75,7 @@ hA=$(content_hash "$A"); hB=$(content_hash "$TMP/b.db"); hC=$(content_hash "$TMP
 
 # ---- each transaction against the generator ---------------------------------------------
 if [ -n "${DG_DOCS_TX:-}" ]; then
-  "$DBGAUGE" load --db "sqlite:$TMP/t.db" -w docs --scale 40 --wl-opt securities=300 --seed 7 -q > /dev/null
+  "$DBGAUGE" load --db "sqlite:$TMP/t.db" -w docs --scale 0.0004 --wl-opt securities=300 --seed 7 -q > /dev/null
   "$DG_DOCS_TX" "sqlite:$TMP/t.db" 7 > "$TMP/tx.out" || { cat "$TMP/tx.out"; fail "transactions"; }
 fi
 
@@ -113,9 +113,11 @@ grep -q "FAIL.*orders side keys.*id 103300: column cash" "$TMP/out" || { cat "$T
 grep -q "FAIL.*custacc_account rows" "$TMP/out" || { cat "$TMP/out"; fail "check missed the missing account row"; }
 
 # ---- bad options ----------------------------------------------------------------------------
-expect_exit 1 "$DBGAUGE" load --db "sqlite:$TMP/e.db" -w docs --wl-opt securities=0 --scale 5 -q
+expect_exit 1 "$DBGAUGE" load --db "sqlite:$TMP/e.db" -w docs --wl-opt securities=0 --scale 0.00005 -q
 grep -q "invalid --wl-opt securities=0" "$TMP/err" || { cat "$TMP/err"; fail "securities=0"; }
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w docs --wl-opt securities=7 -t 1 -q --no-results
 grep -q "holds 500 securities, not the 7" "$TMP/err" || { cat "$TMP/err"; fail "securities mismatch"; }
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w docs --mix get_order=1,nope=2 -t 1 -q --no-results
+expect_exit 1 "$DBGAUGE" load --db "sqlite:$TMP/f.db" -w docs --scale 0.0001 --wl-opt storage=xml-type -q
+grep -q "storage xml-type needs SQL that sqlite does not have" "$TMP/err" || { cat "$TMP/err"; fail "xml-type on SQLite"; }
 echo "docs on SQLite: ok"

@@ -74,7 +74,7 @@ json "$TMP/tables2.json" "d['totals']['errors'] == 0 and d['totals']['transactio
 # side keys match their documents (check); each of the 17 transactions against the
 # generator (dg_docs_tx); a mixed run whose inserts and deletes change the document counts
 # by exactly what it reports, with no errors; the insert-only variant's figures
-"$DBGAUGE" load --db "$url" -w docs --scale 120 --wl-opt securities=400 --drop -j 2 --seed 6 -q > /dev/null
+"$DBGAUGE" load --db "$url" -w docs --scale 0.0012 --wl-opt securities=400 --drop -j 2 --seed 6 -q > /dev/null
 [ "$(db_count "SELECT count(*) AS n FROM orders")" = 600 ] || fail "docs load: orders"
 [ "$(db_count "SELECT count(*) AS n FROM security")" = 400 ] || fail "docs load: securities"
 "$DBGAUGE" check --db "$url" -w docs > "$TMP/check.out" || { cat "$TMP/check.out"; fail "docs check after load"; }

@@ -3,7 +3,7 @@
  * returns or changes exactly what it should (table-driven; the integration scripts run it
  * against every engine).
  *
- *   dg_docs_tx URL SEED   URL loaded with: dbgauge load -w docs --scale 40
+ *   dg_docs_tx URL SEED   URL loaded with: dbgauge load -w docs --scale 0.0004
  *                                          --wl-opt securities=300 --seed SEED --drop
  *                         (any scale and securities: the tool reads them from docs_meta)
  *
@@ -1830,7 +1830,7 @@ int main(int argc, char **argv)
     char *end = NULL;
     if (argc != 3 || !*argv[2] || (strtoull(argv[2], &end, 10), *end)) {
         fprintf(stderr, "usage: dg_docs_tx URL SEED   (URL loaded with dbgauge load -w docs "
-                        "--scale 40 --wl-opt securities=300 --seed SEED --drop)\n");
+                        "--scale 0.0004 --wl-opt securities=300 --seed SEED --drop)\n");
         return 1;
     }
     uint64_t seed = strtoull(argv[2], NULL, 10);

@@ -571,10 +571,10 @@ static int insert_order(term *t, dg_err *err)
  * terminal's random numbers do not depend on the other terminals. */
 static int64_t delete_id(atomic_llong *oldest, atomic_llong *next, int64_t loaded)
 {
-    int64_t d = atomic_load(oldest);
+    long long d = atomic_load(oldest);
     while (d < atomic_load(next))
         if (atomic_compare_exchange_weak(oldest, &d, d + 1))
-            return d;
+            return (int64_t)d;
     return loaded;
 }
 
@@ -971,6 +971,7 @@ static int docs_load(dg_workload *wl, dg_loader *ld, dg_err *err) { return dg_do
 static int docs_drop(dg_workload *wl, dg_conn *conn, dg_err *err) { return dg_docs_drop(wl, conn, err); }
 
 static const dg_workload_ops docs_ops = {
+    .usable = dg_docs_usable,
     .load = docs_load,
     .drop = docs_drop,
     .attach = docs_attach,
@@ -1007,6 +1008,17 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
                            "invalid --wl-opt storage=%s: native (the engine's own XML support, the "
                            "default), shredded-keys, xml-type or text-extractvalue",
                            so);
+    /* --scale is TPoX's factor: 1 = 100,000 customers (XXS); fractions for smaller sets */
+    int64_t customers = 0;
+    if (cfg->scale_factor > 0) {
+        double c = cfg->scale_factor * (double)DOCS_DEFAULT_CUSTOMERS;
+        if (c < 0.5 || c > 1e12)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--scale %g is %.3g customers: docs needs from 1 customer "
+                               "(--scale 0.00001) up",
+                               cfg->scale_factor, c);
+        customers = (int64_t)(c + 0.5);
+    }
     dg_docs *p = xcalloc(1, sizeof *p);
     pthread_mutex_init(&p->lock, NULL);
     p->storage_opt = storage;
@@ -1028,8 +1040,8 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     wl->def = def;
     wl->ops = &docs_ops;
     wl->name = xstrdup(variant == V_INSERT_ONLY ? "docs:insert-only" : "docs");
-    wl->scale = cfg->scale > 0 ? cfg->scale : def->default_scale;
-    wl->scale_given = cfg->scale > 0;
+    wl->scale = customers > 0 ? customers : def->default_scale;
+    wl->scale_given = customers > 0;
     wl->ntx = DOCS_NTX;
     wl->tx = xcalloc(DOCS_NTX, sizeof *wl->tx);
     for (int i = 0; i < DOCS_NTX; i++) {
@@ -1057,9 +1069,10 @@ const dg_workload_def dg_workload_docs = {
     .name = "docs",
     .summary = "TPoX-style XML documents (customers, FIXML orders, securities): 17 "
                "transactions, 70% queries; docs:insert-only (documents/s, GB/h); "
-               "scale = customers",
+               "--scale 1 = 100,000 customers (fractions allowed)",
     .variants = variants,
     .options = docs_options,
     .default_scale = DOCS_DEFAULT_CUSTOMERS,
+    .fractional_scale = true,
     .open = docs_open,
 };

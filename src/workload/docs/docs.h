@@ -233,6 +233,8 @@ typedef struct dg_docs {
 extern const char *const dg_docs_tables[];
 
 int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err);
+/* Refuses a --wl-opt storage the engine cannot do (ops->usable). */
+int dg_docs_usable(dg_workload *wl, dg_conn *conn, dg_err *err);
 int dg_docs_drop(dg_workload *wl, dg_conn *conn, dg_err *err);
 /* Reads docs_meta: seed, customers, securities, storage (DOCS_ST_*); found = false when
  * empty. */

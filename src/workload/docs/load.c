@@ -245,12 +245,6 @@ int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err)
     if (wl->scale < 1)
         return dg_err_fail(err, DG_E_INVAL, "docs: the scale is the number of customers (at least 1)");
     p->storage = p->storage_opt >= 0 ? p->storage_opt : dg_docs_native_storage(d);
-    if (p->storage != DOCS_ST_SHREDDED && p->storage != dg_docs_native_storage(d))
-        return dg_err_fail(err, DG_E_UNSUPPORTED,
-                           "docs: storage %s needs SQL this database does not have (it offers "
-                           "%s, and shredded-keys everywhere)",
-                           dg_docs_storage_name(p->storage),
-                           dg_docs_storage_name(dg_docs_native_storage(d)));
     /* the seed as docs_meta keeps it (a BIGINT), so that runs recompute the same documents */
     p->seed = ld->seed & (uint64_t)INT64_MAX;
     p->ncust = wl->scale;
@@ -347,6 +341,19 @@ int dg_docs_native_storage(const dg_dialect *d)
     if (d->xml_style == DG_XML_EXTRACTVALUE)
         return DOCS_ST_EXTRACTVALUE;
     return DOCS_ST_SHREDDED;
+}
+
+int dg_docs_usable(dg_workload *wl, dg_conn *conn, dg_err *err)
+{
+    const dg_docs *p = wl->priv;
+    int native = dg_docs_native_storage(conn->dialect);
+    if (p->storage_opt >= 0 && p->storage_opt != DOCS_ST_SHREDDED && p->storage_opt != native)
+        return dg_err_set(err, DG_E_UNSUPPORTED, DG_EC_USER, 0, NULL,
+                          "docs: storage %s needs SQL that %s does not have (it offers %s, and "
+                          "shredded-keys everywhere)",
+                          dg_docs_storage_name(p->storage_opt), conn->be->name,
+                          dg_docs_storage_name(native));
+    return 0;
 }
 
 int dg_docs_read_meta(dg_conn *conn, uint64_t *seed, int64_t *ncust, int *nsec, int *storage,
