@@ -121,7 +121,8 @@ static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char
     char params[512] = "";
     size_t n = 0;
     for (int p = 0; p < s->nparams && n < sizeof params; p++) {
-        char *v = dg_sweep_shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
+        const char *label = dg_sweep_label(s, pt, p);
+        char *v = label ? xstrdup(label) : dg_sweep_shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
         n += (size_t)snprintf(params + n, sizeof params - n, "%s%s=%s", p ? " " : "", s->params[p].name, v);
         free(v);
     }

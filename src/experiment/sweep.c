@@ -70,6 +70,32 @@ static char *shown_value(const char *name, const char *v)
     return dg_sweep_shown_value(name, v);
 }
 
+/* What stands for value k of p outside the process: its label, or the value shown. */
+static char *shown_point_value(const dg_sweep_param *p, int k)
+{
+    return p->labels[k] ? xstrdup(p->labels[k]) : shown_value(p->name, p->values[k]);
+}
+
+/* Splits "LABEL:VALUE" (see sweep.h); *label = NULL when tok has no label. */
+static void split_label(char *tok, char **label, char **value)
+{
+    *label = NULL;
+    *value = tok;
+    char *colon = strchr(tok, ':');
+    if (!colon || colon == tok || !colon[1] || !isalpha((unsigned char)tok[0]))
+        return;
+    for (char *c = tok; c < colon; c++)
+        if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '-' || *c == '.'))
+            return;
+    *colon = '\0';
+    if (dg_backend_lookup(tok)) { /* "sqlite:/x.db", "postgres://...": a URL */
+        *colon = ':';
+        return;
+    }
+    *label = tok;
+    *value = colon + 1;
+}
+
 /* "p001-terminals=4-conn.cache_size=-2000-r1.json", with characters a file name should
  * not carry replaced by '_' and each value cut to 40 characters. */
 static char *point_file(const dg_sweep *s, const dg_sweep_point *pt)
@@ -77,7 +103,7 @@ static char *point_file(const dg_sweep *s, const dg_sweep_point *pt)
     dg_strbuf sb = DG_STRBUF_INIT;
     dg_sb_add(&sb, pt->id);
     for (int p = 0; p < s->nparams; p++) {
-        char *v = shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
+        char *v = shown_point_value(&s->params[p], pt->vi[p]);
         dg_sb_printf(&sb, "-%s=", s->params[p].name);
         size_t n = 0;
         for (const char *c = v; *c && n < 40; c++, n++)
@@ -109,21 +135,32 @@ int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir
             p->name = xstrdup(vary[i].name);
             p->nvalues = 0;
             p->values = NULL;
+            p->labels = NULL;
         }
         char *copy = xstrdup(vary[i].value);
         char *save = NULL;
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            for (int k = 0; k < p->nvalues; k++)
-                if (!strcmp(p->values[k], tok)) {
-                    char *shown = shown_value(p->name, tok);
+            char *label = NULL, *value = NULL;
+            split_label(tok, &label, &value);
+            for (int k = 0; k < p->nvalues; k++) {
+                if (!strcmp(p->values[k], value)) {
+                    char *shown = shown_value(p->name, value);
                     rc = dg_err_fail(err, DG_E_INVAL, "--vary %s lists '%s' twice", p->name, shown);
                     free(shown);
                     break;
                 }
+                if (label && p->labels[k] && !strcmp(p->labels[k], label)) {
+                    rc = dg_err_fail(err, DG_E_INVAL, "--vary %s uses the label '%s' twice",
+                                     p->name, label);
+                    break;
+                }
+            }
             if (rc)
                 break;
             p->values = xrealloc(p->values, sizeof *p->values * (size_t)(p->nvalues + 1));
-            p->values[p->nvalues++] = xstrdup(tok);
+            p->labels = xrealloc(p->labels, sizeof *p->labels * (size_t)(p->nvalues + 1));
+            p->labels[p->nvalues] = label ? xstrdup(label) : NULL;
+            p->values[p->nvalues++] = xstrdup(value);
         }
         free(copy);
         if (rc == 0 && p->nvalues == 0)
@@ -167,9 +204,12 @@ void dg_sweep_free(dg_sweep *s)
     if (!s)
         return;
     for (int i = 0; i < s->nparams; i++) {
-        for (int k = 0; k < s->params[i].nvalues; k++)
+        for (int k = 0; k < s->params[i].nvalues; k++) {
             free(s->params[i].values[k]);
+            free(s->params[i].labels[k]);
+        }
         free(s->params[i].values);
+        free(s->params[i].labels);
         free(s->params[i].name);
     }
     free(s->params);
@@ -181,6 +221,11 @@ void dg_sweep_free(dg_sweep *s)
     free(s->dir);
     free(s->command);
     memset(s, 0, sizeof *s);
+}
+
+const char *dg_sweep_label(const dg_sweep *s, const dg_sweep_point *pt, int p)
+{
+    return s->params[p].labels[pt->vi[p]];
 }
 
 const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p)
@@ -249,6 +294,22 @@ static json_t *params_json(const dg_sweep *s, const dg_sweep_point *pt)
 {
     json_t *o = json_object();
     for (int p = 0; p < s->nparams; p++) {
+        char *v = shown_point_value(&s->params[p], pt->vi[p]);
+        json_object_set_new(o, s->params[p].name, json_string(v));
+        free(v);
+    }
+    return o;
+}
+
+/* The redacted values of the labelled parameters at pt; NULL when none is labelled. */
+static json_t *values_json(const dg_sweep *s, const dg_sweep_point *pt)
+{
+    json_t *o = NULL;
+    for (int p = 0; p < s->nparams; p++) {
+        if (!dg_sweep_label(s, pt, p))
+            continue;
+        if (!o)
+            o = json_object();
         char *v = shown_value(s->params[p].name, dg_sweep_value(s, pt, p));
         json_object_set_new(o, s->params[p].name, json_string(v));
         free(v);
@@ -258,8 +319,12 @@ static json_t *params_json(const dg_sweep *s, const dg_sweep_point *pt)
 
 json_t *dg_sweep_point_json(const dg_sweep *s, const dg_sweep_point *pt)
 {
-    return json_pack("{s:o, s:s, s:i}", "params", params_json(s, pt), "point", pt->id, "repeat",
-                     pt->repeat);
+    json_t *o = json_pack("{s:o, s:s, s:i}", "params", params_json(s, pt), "point", pt->id,
+                          "repeat", pt->repeat);
+    json_t *v = values_json(s, pt);
+    if (v)
+        json_object_set_new(o, "values", v);
+    return o;
 }
 
 int dg_sweep_write_index(const dg_sweep *s, dg_err *err)
@@ -269,23 +334,36 @@ int dg_sweep_write_index(const dg_sweep *s, dg_err *err)
     json_object_set_new(doc, "command", json_string(s->command));
     json_t *params = json_array();
     for (int p = 0; p < s->nparams; p++) {
-        json_t *vals = json_array();
+        json_t *vals = json_array(), *labelled = NULL;
         for (int k = 0; k < s->params[p].nvalues; k++) {
-            char *v = shown_value(s->params[p].name, s->params[p].values[k]);
+            char *v = shown_point_value(&s->params[p], k);
             json_array_append_new(vals, json_string(v));
             free(v);
+            if (s->params[p].labels[k]) { /* label -> the value it stands for */
+                if (!labelled)
+                    labelled = json_object();
+                v = shown_value(s->params[p].name, s->params[p].values[k]);
+                json_object_set_new(labelled, s->params[p].labels[k], json_string(v));
+                free(v);
+            }
         }
-        json_array_append_new(params, json_pack("{s:s, s:o}", "name", s->params[p].name, "values", vals));
+        json_t *jp = json_pack("{s:s, s:o}", "name", s->params[p].name, "values", vals);
+        if (labelled)
+            json_object_set_new(jp, "labels", labelled);
+        json_array_append_new(params, jp);
     }
     json_object_set_new(doc, "parameters", params);
     json_object_set_new(doc, "repeat", json_integer(s->repeat));
     json_t *points = json_array();
     for (int i = 0; i < s->npoints; i++) {
         const dg_sweep_point *pt = &s->points[i];
-        json_array_append_new(points, json_pack("{s:s, s:o, s:i, s:s, s:s, s:i}", "id", pt->id, "params",
-                                                params_json(s, pt), "repeat", pt->repeat, "file",
-                                                pt->file, "status", dg_point_status_name(pt->status),
-                                                "exit", pt->exit));
+        json_t *jp = json_pack("{s:s, s:o, s:i, s:s, s:s, s:i}", "id", pt->id, "params",
+                               params_json(s, pt), "repeat", pt->repeat, "file", pt->file,
+                               "status", dg_point_status_name(pt->status), "exit", pt->exit);
+        json_t *v = values_json(s, pt);
+        if (v)
+            json_object_set_new(jp, "values", v);
+        json_array_append_new(points, jp);
     }
     json_object_set_new(doc, "points", points);
     char *path = xasprintf("%s/experiment.json", s->dir);
@@ -314,7 +392,7 @@ int dg_sweep_resume(dg_sweep *s, dg_err *err)
         same = name && !strcmp(name, s->params[p].name) &&
                (int)json_array_size(vals) == s->params[p].nvalues;
         for (int k = 0; same && k < s->params[p].nvalues; k++) {
-            char *v = shown_value(s->params[p].name, s->params[p].values[k]);
+            char *v = shown_point_value(&s->params[p], k);
             const char *old = json_string_value(json_array_get(vals, (size_t)k));
             same = old && !strcmp(old, v);
             free(v);

@@ -25,6 +25,7 @@ typedef struct dg_sweep_param {
     char *name;
     int nvalues;
     char **values;
+    char **labels; /* [nvalues]: the name the user gave a value (LABEL:VALUE), or NULL */
 } dg_sweep_param;
 
 typedef enum dg_point_status {
@@ -55,10 +56,18 @@ typedef struct dg_sweep {
 } dg_sweep;
 
 /* Builds the grid from --vary NAME=V1,V2 settings (the same NAME given twice appends
- * values). Returns 0 or DG_E_INVAL (empty value list, duplicate value, bad name). */
+ * values). A value may carry a label, LABEL:VALUE (LABEL a letter then letters, digits,
+ * '_', '-' or '.'; "sqlite:" and the other database schemes are URLs, not labels): the
+ * label then stands for the value wherever the point is shown (file names, experiment.json,
+ * the point's "params", so reports and compare name series by it); the value as given
+ * still runs, and the point's "values" keeps it (redacted). Returns 0 or DG_E_INVAL
+ * (empty value list, duplicate value or label, bad name). */
 int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir,
                   const char *command, dg_sweep *out, dg_err *err);
 void dg_sweep_free(dg_sweep *s);
+
+/* The label of parameter p at point pt, or NULL (borrowed). */
+const char *dg_sweep_label(const dg_sweep *s, const dg_sweep_point *pt, int p);
 
 /* The value of parameter p at point pt (borrowed). */
 const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p);
@@ -76,7 +85,8 @@ char *dg_sweep_shown_value(const char *name, const char *value);
 int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, char **out,
                     dg_err *err);
 
-/* {"params": {...}, "point": "p001", "repeat": 1} for the point's result file. */
+/* {"params": {...}, "point": "p001", "repeat": 1} for the point's result file, with
+ * "values": {...} (the redacted values of the labelled parameters) when some are. */
 json_t *dg_sweep_point_json(const dg_sweep *s, const dg_sweep_point *pt);
 
 /* Writes DIR/experiment.json atomically. */

@@ -47,3 +47,16 @@ json "$TMP/s2/p003-terminals=3-r1.json" "d['run']['terminals'] == 3 and d['run']
 # per-connection settings as a parameter
 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary conn.cache_size=-500,-8000 -T 1s -o "$TMP/s3" -q > /dev/null
 json "$TMP/s3/p002-conn.cache_size=-8000-r1.json" "d['server']['settings']['cache_size'] == '-8000' and d['run']['conn_settings']['cache_size'] == '-8000'" | grep -q True || fail "conn setting not applied"
+
+# labelled values: --vary db=hdd:URL,ssd:URL runs each URL and names the series by label
+# (file names, params, experiment.json, the report and compare), keeping the URLs
+cp "$TMP/w.db" "$TMP/v.db"
+"$DBGAUGE" sweep -w tpcb:select-only --vary "db=hdd:sqlite:$TMP/w.db,ssd:sqlite:$TMP/v.db" -T 1s -o "$TMP/s4" -q > "$TMP/out4"
+[ -f "$TMP/s4/p001-db=hdd-r1.json" ] && [ -f "$TMP/s4/p002-db=ssd-r1.json" ] || fail "labelled file names: $(ls "$TMP/s4")"
+json "$TMP/s4/p002-db=ssd-r1.json" "d['sweep']['params'] == {'db': 'ssd'} and d['sweep']['values'] == {'db': 'sqlite:$TMP/v.db'} and d['run']['db'] == 'sqlite:$TMP/v.db'" | grep -q True || fail "labelled point"
+json "$TMP/s4/experiment.json" "d['parameters'][0]['values'] == ['hdd', 'ssd'] and d['parameters'][0]['labels'] == {'hdd': 'sqlite:$TMP/w.db', 'ssd': 'sqlite:$TMP/v.db'}" | grep -q True || fail "labelled index"
+grep -q "db=ssd" "$TMP/out4" || fail "summary line without the label: $(cat "$TMP/out4")"
+"$DBGAUGE" report "$TMP/s4" --format markdown > "$TMP/rep4.md"
+grep -q "ssd" "$TMP/rep4.md" && grep -q "hdd" "$TMP/rep4.md" || fail "report does not name the series by label"
+"$DBGAUGE" compare "$TMP/s4/p001-db=hdd-r1.json" "$TMP/s4/p002-db=ssd-r1.json" > "$TMP/cmp4" || true
+grep -q "db=ssd" "$TMP/cmp4" || { cat "$TMP/cmp4"; fail "compare does not name the sides by label"; }

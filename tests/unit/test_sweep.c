@@ -378,6 +378,52 @@ static void test_point_json(void)
         DG_CHECK_STR(dg_point_status_name((dg_point_status)i), names[i]);
 }
 
+/* LABEL:VALUE: the label names the point (file, params), the value runs, "values" keeps
+ * it redacted; database schemes are URLs, not labels; labels and values must not repeat. */
+static void test_labels(void)
+{
+    const dg_setting vary[] = {{"db", "sata:postgres://u:secret@h/a,ssd:sqlite:/ssd/b.db,sqlite:/c.db"},
+                               {"conn.mode", "10:30,Super_2:x:y"}};
+    dg_sweep s;
+    dg_err e = DG_ERR_INIT;
+    if (dg_sweep_plan(vary, 2, 1, "d", "c", &s, &e) != 0) {
+        fprintf(stderr, "  %s\n", e.msg);
+        DG_CHECK(0);
+        return;
+    }
+    DG_CHECK_INT(s.npoints, 6);
+    /* values as given run; labels stand for them */
+    DG_CHECK_STR(dg_sweep_value(&s, &s.points[0], 0), "postgres://u:secret@h/a");
+    DG_CHECK_STR(dg_sweep_label(&s, &s.points[0], 0), "sata");
+    DG_CHECK_STR(dg_sweep_value(&s, &s.points[2], 0), "sqlite:/ssd/b.db");
+    DG_CHECK_STR(dg_sweep_label(&s, &s.points[2], 0), "ssd");
+    DG_CHECK_STR(dg_sweep_value(&s, &s.points[4], 0), "sqlite:/c.db"); /* a scheme: no label */
+    DG_CHECK(dg_sweep_label(&s, &s.points[4], 0) == NULL);
+    DG_CHECK_STR(dg_sweep_value(&s, &s.points[0], 1), "10:30"); /* a digit first: no label */
+    DG_CHECK(dg_sweep_label(&s, &s.points[0], 1) == NULL);
+    DG_CHECK_STR(dg_sweep_value(&s, &s.points[1], 1), "x:y"); /* the first colon splits */
+    DG_CHECK_STR(dg_sweep_label(&s, &s.points[1], 1), "Super_2");
+    DG_CHECK_STR(s.points[1].file, "p002-db=sata-conn.mode=Super_2-r1.json");
+    DG_CHECK_STR(s.points[4].file, "p005-db=sqlite__c.db-conn.mode=10_30-r1.json");
+    json_t *j = dg_sweep_point_json(&s, &s.points[1]);
+    char *text = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
+    DG_CHECK_STR(text, "{\"params\":{\"conn.mode\":\"Super_2\",\"db\":\"sata\"},\"point\":\"p002\","
+                       "\"repeat\":1,\"values\":{\"conn.mode\":\"x:y\",\"db\":\"postgres://u:***@h/a\"}}");
+    free(text);
+    json_decref(j);
+    j = dg_sweep_point_json(&s, &s.points[4]); /* nothing labelled: no "values" */
+    DG_CHECK(json_object_get(j, "values") == NULL);
+    json_decref(j);
+    dg_sweep_free(&s);
+
+    const dg_setting twice[] = {{"db", "a:sqlite:x.db,a:sqlite:y.db"}};
+    DG_CHECK_INT(dg_sweep_plan(twice, 1, 1, "d", "c", &s, &e), DG_E_INVAL);
+    DG_CHECK(strstr(e.msg, "uses the label 'a' twice") != NULL);
+    const dg_setting same[] = {{"db", "a:sqlite:x.db,b:sqlite:x.db"}};
+    DG_CHECK_INT(dg_sweep_plan(same, 1, 1, "d", "c", &s, &e), DG_E_INVAL);
+    DG_CHECK(strstr(e.msg, "lists 'sqlite:x.db' twice") != NULL);
+}
+
 /* ---- index and resume ---------------------------------------------------------------------- */
 
 static const dg_setting grid[] = {{"terminals", "1,2"},
@@ -571,6 +617,7 @@ int main(void)
     DG_RUN(test_expand);
     DG_RUN(test_expand_redacted);
     DG_RUN(test_point_json);
+    DG_RUN(test_labels);
     DG_RUN(test_index_and_resume);
     DG_RUN(test_resume_partial_index);
     DG_RUN(test_resume_refused);
