@@ -30,11 +30,11 @@ int dg_cmd_compare(dg_options *o)
         }
         dg_rep_set_label(&sides[k]);
     }
-    if (dg_compare_check(&sides[0], &sides[1], &err)) {
+    if (dg_compare_check(&sides[0], &sides[1], o->metric, &err)) {
         dg_log_error("%s", err.msg);
         goto out;
     }
-    rep = dg_compare_build(&sides[0], &sides[1], o->args[0], o->args[1]);
+    rep = dg_compare_build(&sides[0], &sides[1], o->args[0], o->args[1], o->metric);
     if (dg_report_emit(rep, o->output, o->format, &err)) {
         dg_log_error("%s", err.msg);
         goto out;

@@ -150,6 +150,10 @@ static const optdef optdefs[] = {
     {"format", 0, K_STRING, "FMT", REPORTS,
      "html, text, markdown, csv or json (default: html when FILE ends in .html, else text)",
      F(format), 0, 0, 0, 0},
+    {"metric", 0, K_STRING, "NAMES", DG_CMD_COMPARE,
+     "compare only these, comma-separated: tps, p50, p95, p99, cpu, load_speed, load_seconds, "
+     "tx_p95, or a workload metric (tpmC, GB_per_h, ...)",
+     F(metric), 0, 0, 0, 0},
 
     {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS, "show this help", F(help), 0, 0, 0, 0},
 };

@@ -93,6 +93,7 @@ typedef struct dg_options {
     int nargs;
     const char *output;        /* -o/--output FILE */
     const char *format;        /* --format NAME */
+    const char *metric;        /* --metric NAMES (compare) */
 
     /* load */
     bool drop;

@@ -19,26 +19,35 @@
 
 #define LEVEL 0.95
 #define MAX_PARAMS 64
+#define MAX_WMETRICS 64
 
-typedef enum better { HIGHER, LOWER, LESS_CPU } better;
+/* NEUTRAL: neither direction is better (a count, a size): the verdict says which side is
+ * higher. */
+typedef enum better { HIGHER, LOWER, LESS_CPU, NEUTRAL } better;
 
-typedef enum value_kind { V_TPS, V_P50, V_P95, V_P99, V_CPU, V_LOAD, V_TX_P95 } value_kind;
+typedef enum value_kind { V_TPS, V_P50, V_P95, V_P99, V_CPU, V_PATH, V_TX_P95 } value_kind;
 
 typedef struct cmetric {
     const char *name, *unit;
     value_kind kind;
     const char *ival_key; /* interval field for samples, NULL if none */
     better dir;
+    const char *id;       /* its --metric name */
+    const char *path;     /* V_PATH: the result file field */
 } cmetric;
 
+/* The run-level metrics; a workload's own (workload_metrics) follow them. */
 static const cmetric metrics[] = {
-    {"throughput", "tx/s", V_TPS, "tps", HIGHER},
-    {"p50 latency", "ms", V_P50, "p50", LOWER},
-    {"p95 latency", "ms", V_P95, "p95", LOWER},
-    {"p99 latency", "ms", V_P99, "p99", LOWER},
-    {"host CPU", "%", V_CPU, "cpu_pct", LESS_CPU},
-    {"load speed", "MB/s", V_LOAD, NULL, HIGHER},
+    {"throughput", "tx/s", V_TPS, "tps", HIGHER, "tps", NULL},
+    {"p50 latency", "ms", V_P50, "p50", LOWER, "p50", NULL},
+    {"p95 latency", "ms", V_P95, "p95", LOWER, "p95", NULL},
+    {"p99 latency", "ms", V_P99, "p99", LOWER, "p99", NULL},
+    {"host CPU", "%", V_CPU, "cpu_pct", LESS_CPU, "cpu", NULL},
+    {"load speed", "MB/s", V_PATH, NULL, HIGHER, "load_speed", "load.mb_per_s"},
+    {"load time", "s", V_PATH, NULL, LOWER, "load_seconds", "load.seconds"},
 };
+
+#define TX_P95_ID "tx_p95" /* --metric name of the per-transaction p95 rows */
 
 /* The runs of one side that take part in a comparison. */
 typedef struct side {
@@ -72,10 +81,79 @@ static double run_value(const json_t *doc, value_kind k, const char *tx)
         dg_rep_latency(doc, pct, 3, v);
         return v[k - V_P50];
     case V_CPU: return dg_res_num(doc, "monitor.cpu_pct", NAN);
-    case V_LOAD: return dg_res_num(doc, "load.mb_per_s", NAN);
+    case V_PATH: return dg_res_num(doc, tx, NAN); /* tx: the field's path */
     case V_TX_P95: return dg_res_num(find_tx(doc, tx), "latency_ms.p95", NAN);
     }
     return NAN;
+}
+
+/* ---- the workload's metrics ---------------------------------------------------------- */
+
+/* Which way a workload metric is better, from its name: rates and tpmC up, times and
+ * latencies down, anything else (counts, sizes, ratios) neither. */
+static better metric_dir(const char *name)
+{
+    size_t n = strlen(name);
+#define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(name + n - (sizeof(s) - 1), s))
+    if (!strcmp(name, "tpmC") || ENDS("_per_s") || ENDS("_per_h") || ENDS("_tps"))
+        return HIGHER;
+    if (ENDS("_ms") || ENDS("_seconds") || ENDS("_us"))
+        return LOWER;
+    return NEUTRAL;
+#undef ENDS
+}
+
+/* The workload metrics that some run of either side has, in first-seen order (A first);
+ * names borrowed from the documents. Returns the count. */
+static int workload_metric_names(const dg_rep_set *a, const dg_rep_set *b, const char **out,
+                                 int max)
+{
+    int n = 0;
+    const dg_rep_set *sides[2] = {a, b};
+    for (int k = 0; k < 2; k++)
+        for (int r = 0; r < sides[k]->nruns; r++) {
+            const char *key;
+            json_t *v;
+            json_object_foreach(dg_res_get(sides[k]->runs[r].doc, "workload_metrics"), key, v)
+            {
+                if (!json_is_number(v))
+                    continue;
+                bool seen = false;
+                for (int i = 0; i < n && !seen; i++)
+                    seen = !strcmp(out[i], key);
+                if (!seen && n < max)
+                    out[n++] = key;
+            }
+        }
+    return n;
+}
+
+/* The unit a side's documents give a workload metric ("" when none does). */
+static const char *metric_unit(const dg_rep_set *s, const char *name)
+{
+    for (int r = 0; r < s->nruns; r++) {
+        const char *u = json_string_value(
+            json_object_get(dg_res_get(s->runs[r].doc, "workload_metric_units"), name));
+        if (u)
+            return u;
+    }
+    return "";
+}
+
+/* True when `list` (comma-separated --metric names; NULL = the defaults) asks for id.
+ * dflt: whether the metric is shown without --metric. */
+static bool wanted(const char *list, const char *id, bool dflt)
+{
+    if (!list)
+        return dflt;
+    size_t n = strlen(id);
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len == n && !strncmp(p, id, n))
+            return true;
+        p += len + (p[len] == ',');
+    }
+    return false;
 }
 
 static double interval_value(const json_t *iv, const char *key)
@@ -172,6 +250,8 @@ static void compare_row(dg_rep_table *t, const side *a, const side *b,
         bool up = ci.diff > 0;
         if (m->dir == LESS_CPU)
             verdict = up ? "more CPU" : "less CPU";
+        else if (m->dir == NEUTRAL)
+            verdict = up ? "B higher" : "B lower";
         else
             verdict = (m->dir == HIGHER) == up ? "faster" : "slower";
     }
@@ -220,7 +300,7 @@ static void tps_overlay(dg_rep_section *sec, const side *a, const side *b, const
 }
 
 static void compare_section(dg_report *rep, const side *a, const side *b, const char *id,
-                            const char *title)
+                            const char *title, const char *want)
 {
     dg_rep_section *sec = dg_report_section(rep, id, title);
     if (a->n == 1 && b->n == 1)
@@ -241,13 +321,28 @@ static void compare_section(dg_report *rep, const side *a, const side *b, const 
     dg_rep_col_add(t, "verdict", NULL, DG_PREC_AUTO);
     dg_rep_col_add(t, "CI from", NULL, DG_PREC_AUTO);
     for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++)
-        compare_row(t, a, b, &metrics[k], NULL, metrics[k].name);
+        if (wanted(want, metrics[k].id, true))
+            compare_row(t, a, b, &metrics[k], metrics[k].path, metrics[k].name);
+    /* the workload's own figures: by default those with a better direction (tpmC,
+     * documents/s, per-query latencies); any of them by name */
+    const char *wm[MAX_WMETRICS];
+    int nwm = workload_metric_names(a->s, b->s, wm, MAX_WMETRICS);
+    for (int k = 0; k < nwm; k++) {
+        better dir = metric_dir(wm[k]);
+        if (!wanted(want, wm[k], dir != NEUTRAL))
+            continue;
+        const char *unit = metric_unit(a->s, wm[k]);
+        cmetric m = {wm[k], *unit ? unit : metric_unit(b->s, wm[k]), V_PATH, NULL, dir, wm[k], NULL};
+        char *path = xasprintf("workload_metrics.%s", wm[k]);
+        compare_row(t, a, b, &m, path, wm[k]);
+        free(path);
+    }
     /* per transaction type: p95 of the types both sides ran */
-    static const cmetric txm = {"p95", "ms", V_TX_P95, NULL, LOWER};
+    static const cmetric txm = {"p95", "ms", V_TX_P95, NULL, LOWER, TX_P95_ID, NULL};
     size_t i;
     json_t *tx;
     const json_t *txs = dg_res_get(a->s->runs[a->idx[0]].doc, "transactions");
-    if (json_array_size(txs) < 2)
+    if (json_array_size(txs) < 2 || !wanted(want, TX_P95_ID, true))
         txs = NULL; /* one type: the same as the overall p95 */
     json_array_foreach(txs, i, tx)
     {
@@ -352,8 +447,32 @@ static const char *side_common(const dg_rep_set *s, const char *path)
     return v;
 }
 
-int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, dg_err *err)
+int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, const char *want, dg_err *err)
 {
+    /* every --metric name must be one of the run metrics or a workload metric of a side */
+    const char *wm[MAX_WMETRICS];
+    int nwm = workload_metric_names(a, b, wm, MAX_WMETRICS);
+    for (const char *p = want; p && *p;) {
+        size_t len = strcspn(p, ",");
+        bool known = len == strlen(TX_P95_ID) && !strncmp(p, TX_P95_ID, len);
+        for (size_t k = 0; !known && k < sizeof metrics / sizeof metrics[0]; k++)
+            known = len == strlen(metrics[k].id) && !strncmp(p, metrics[k].id, len);
+        for (int k = 0; !known && k < nwm; k++)
+            known = len == strlen(wm[k]) && !strncmp(p, wm[k], len);
+        if (!known) {
+            dg_strbuf sb = DG_STRBUF_INIT;
+            for (size_t k = 0; k < sizeof metrics / sizeof metrics[0]; k++)
+                dg_sb_printf(&sb, "%s, ", metrics[k].id);
+            dg_sb_add(&sb, TX_P95_ID);
+            for (int k = 0; k < nwm; k++)
+                dg_sb_printf(&sb, ", %s", wm[k]);
+            dg_err_fail(err, DG_E_INVAL, "unknown --metric '%.*s' (known here: %s)", (int)len, p,
+                        dg_sb_str(&sb));
+            dg_sb_free(&sb);
+            return DG_E_INVAL;
+        }
+        p += len + (p[len] == ',');
+    }
     const char *wa = side_common(a, "run.workload"), *wb = side_common(b, "run.workload");
     /* variants of one workload ("tpcb", "tpcb:select-only") are noted, not refused */
     size_t la = wa ? strcspn(wa, ":") : 0, lb = wb ? strcspn(wb, ":") : 0;
@@ -392,7 +511,7 @@ static void difference_notes(dg_report *rep, const dg_rep_set *a, const dg_rep_s
 }
 
 dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char *name_a,
-                            const char *name_b)
+                            const char *name_b, const char *want)
 {
     char *title = xasprintf("dbgauge compare: %s vs %s", name_a, name_b);
     dg_report *rep = dg_report_new(title);
@@ -438,7 +557,7 @@ dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char
         } else {
             char *id = xasprintf("cmp%d", ++matched);
             char *t = xasprintf("Comparison: %s", key);
-            compare_section(rep, &sa, &sb, id, t);
+            compare_section(rep, &sa, &sb, id, t, want);
             free(id);
             free(t);
         }
@@ -459,7 +578,7 @@ dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char
             ia[i] = i;
         for (int j = 0; j < b->nruns; j++)
             ib[j] = j;
-        compare_section(rep, &sa, &sb, "cmp1", "Comparison");
+        compare_section(rep, &sa, &sb, "cmp1", "Comparison", want);
     }
     explain(rep, name_a, name_b);
     free(ia);

@@ -27,9 +27,16 @@
 /* Refuses sides that cannot be compared: runs of different workloads (DG_E_INVAL with a
  * message). Other differences (variants of one workload, databases, server versions,
  * machines, sizes) are allowed and noted at the top of the report by dg_compare_build. */
-int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, dg_err *err);
+int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, const char *metrics,
+                     dg_err *err);
 
+/* metrics: the --metric list (comma-separated names: tps, p50, p95, p99, cpu, load_speed,
+ * load_seconds, tx_p95, or any workload_metrics name of either side, checked by
+ * dg_compare_check), or NULL for the default rows: the run metrics, the workload metrics
+ * with a better direction (tpmC and other rates up, *_ms down), and the per-transaction
+ * p95. A workload metric with no better direction (a count, a size) gets the verdict
+ * "B higher" / "B lower". */
 dg_report *dg_compare_build(const dg_rep_set *a, const dg_rep_set *b, const char *name_a,
-                            const char *name_b);
+                            const char *name_b, const char *metrics);
 
 #endif

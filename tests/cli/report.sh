@@ -126,6 +126,34 @@ case "$row" in *faster*) ;; *) fail "a1 vs b1 p95: $row" ;; esac
 checks=$((checks + 1))
 row=$(cmp_line compare/a-reps compare/b-reps throughput)
 case "$row" in *"no significant difference"*"repeats: 3 vs 3 runs"*) ;; *) fail "a-reps vs b-reps: $row" ;; esac
+# compare --metric: the workload's own figures (tpmC) and the load time, from repeats; a
+# figure with no better direction says which side is higher; an unknown name is refused
+checks=$((checks + 1))
+"$PY" - "$RES/compare" "$TMP/wm" <<'PY'
+import glob, json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+for side, tpmc, secs in (("a", 100.0, 20.0), ("b", 130.0, 12.0)):
+    os.makedirs(os.path.join(dst, side), exist_ok=True)
+    for i, f in enumerate(sorted(glob.glob(os.path.join(src, side + "-reps", "*.json")))):
+        d = json.load(open(f))
+        d["workload_metrics"] = {"tpmC": tpmc + i, "rows_loaded": 5.0 + (side == "b") + 0.1 * i}
+        d["workload_metric_units"] = {"tpmC": "tx/min", "rows_loaded": "rows"}
+        d["load"] = {"workload": "tpcb", "scale": 1, "jobs": 1, "seed": 1, "bytes": 1e6,
+                     "data_bytes_sent": 1000000, "db_size_bytes": 1000000, "seconds": secs + i,
+                     "mb_per_s": 1.0 / (secs + i), "steps": []}
+        json.dump(d, open(os.path.join(dst, side, os.path.basename(f)), "w"))
+PY
+"$DBGAUGE" compare "$TMP/wm/a" "$TMP/wm/b" > "$TMP/wm.txt" || fail "compare with workload metrics: exit $?"
+grep -E "^  tpmC +tx/min .*faster.*repeats: 3 vs 3 runs" "$TMP/wm.txt" > /dev/null || fail "tpmC row: $(grep tpmC "$TMP/wm.txt")"
+grep -E "^  load time +s .*faster" "$TMP/wm.txt" > /dev/null || fail "load time row: $(grep 'load time' "$TMP/wm.txt")"
+grep -q "rows_loaded" "$TMP/wm.txt" && fail "a count is compared by default"
+"$DBGAUGE" compare "$TMP/wm/a" "$TMP/wm/b" --metric tpmC,rows_loaded > "$TMP/wm2.txt" || fail "compare --metric: exit $?"
+grep -E "^  rows_loaded +rows .*B higher" "$TMP/wm2.txt" > /dev/null || fail "rows_loaded row: $(grep rows_loaded "$TMP/wm2.txt")"
+grep -qE "^  (throughput|p95 latency) " "$TMP/wm2.txt" && fail "--metric tpmC,rows_loaded shows other rows"
+set +e; "$DBGAUGE" compare "$TMP/wm/a" "$TMP/wm/b" --metric tpmc >"$TMP/wm3.txt" 2>&1; rc=$?; set -e
+[ $rc = 1 ] && grep -q "unknown --metric 'tpmc' (known here: tps, p50, .*tpmC, rows_loaded)" "$TMP/wm3.txt" \
+  || fail "--metric tpmc: exit $rc, $(cat "$TMP/wm3.txt")"
+
 # CSV: text that a spreadsheet would run as a formula is defused with a leading apostrophe
 checks=$((checks + 1))
 "$PY" - "$RES/small.json" "$TMP/formula.json" <<'PY'
