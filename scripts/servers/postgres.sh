@@ -90,6 +90,8 @@ SELECT 'CREATE ROLE dbgauge LOGIN PASSWORD ''dbgauge'''
  WHERE NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'dbgauge') \gexec
 SELECT 'CREATE DATABASE dbgauge OWNER dbgauge'
  WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'dbgauge') \gexec
+-- to read data_directory: the result files then name the disk the server writes to
+GRANT pg_read_all_settings TO dbgauge;
 EOF
 }
 

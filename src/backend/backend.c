@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* The registry: every backend dbgauge knows, built or not. DG_HAVE_<NAME> comes from the
  * build (CMakeLists.txt adds a backend's sources only when its client library is found);
@@ -762,6 +763,22 @@ int dg_query_int(dg_conn *c, const char *sql, const dg_value *params, int n, int
                  bool *found, dg_err *err)
 {
     return dg_query_ints(c, sql, params, n, out, 1, found, err);
+}
+
+bool dg_host_is_local(const char *host)
+{
+    if (!host || !*host || host[0] == '/' || !strcmp(host, "localhost") || !strcmp(host, "::1") ||
+        !strcmp(host, "[::1]"))
+        return true;
+    return !strncmp(host, "127.", 4);
+}
+
+void dg_conn_set_local_data(dg_conn *c, const char *dir)
+{
+    if (!dir || !*dir || access(dir, F_OK) != 0)
+        return;
+    free(c->data_path);
+    c->data_path = xstrdup(dir);
 }
 
 int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *index_bytes,

@@ -340,8 +340,10 @@ struct dg_conn {
     const dg_dialect *dialect;
     char *url_redacted; /* owned; safe to print */
     unsigned caps;      /* DG_CAP_* of this connection (the descriptor's | the connect's) */
-    char *data_path;    /* owned; the database file when it is a local file the engine
-                           opens in-process (SQLite, embedded Firebird), else NULL */
+    char *data_path;    /* owned; where the data lives when it is on this machine: the
+                           database file the engine opens in-process (SQLite, embedded
+                           Firebird), or a local server's data directory or database file
+                           (dg_conn_set_local_data); else NULL. The host facts' disk */
     bool in_tx;         /* maintained by the wrappers below */
 };
 
@@ -529,6 +531,15 @@ int dg_query_ints(dg_conn *c, const char *sql, const dg_value *params, int n, in
  * no such query. */
 int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *index_bytes,
                    dg_err *err);
+
+/* True when host names this machine: NULL (a default local socket), a socket directory
+ * ("/run/postgresql"), "localhost", a 127.x.y.z address or ::1. A server there keeps its
+ * data on this machine's disks (for dg_conn.data_path). */
+bool dg_host_is_local(const char *host);
+
+/* Sets c->data_path to dir when it exists here (a server on this machine: its data
+ * directory or database file, whose disk the monitor then watches); nothing otherwise. */
+void dg_conn_set_local_data(dg_conn *c, const char *dir);
 
 /* Counts '?' placeholders outside quotes and comments. */
 int dg_sql_count_params(const char *sql);

@@ -781,6 +781,8 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         c->base.caps |= DG_CAP_EMBEDDED;
         if (access(url->path, F_OK) == 0) /* a file, not an alias of databases.conf */
             c->base.data_path = xstrdup(url->path);
+    } else if (dg_host_is_local(url->host)) { /* a server here: its database file's disk */
+        dg_conn_set_local_data(&c->base, url->path);
     }
     /* Classic and SuperClassic give every attachment a page cache of its own */
     if (c->db_class != isc_info_db_class_server_access)

@@ -459,6 +459,16 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->password = dg_backend_secret(c->pass, c->user, c->db);
     if ((rc = open_session(c, &c->my, err)) != 0)
         goto fail;
+    if (dg_host_is_local(url->host)) { /* the server's data directory, for its disk */
+        MYSQL_RES *res = NULL;
+        dg_err ignored = DG_ERR_INIT;
+        if (query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {
+            MYSQL_ROW row = mysql_fetch_row(res);
+            if (row && row[0])
+                dg_conn_set_local_data(&c->base, row[0]);
+            mysql_free_result(res);
+        }
+    }
     *out = &c->base;
     return 0;
 fail:

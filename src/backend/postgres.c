@@ -522,6 +522,14 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     rc = open_session(c, &c->pg, err);
     if (rc)
         goto fail;
+    if (dg_host_is_local(url->host)) {
+        /* the server's data directory, for its disk (superusers and pg_read_all_settings
+         * may read it; others get an error, and no disk) */
+        PGresult *r = PQexec(c->pg, "SELECT current_setting('data_directory', true)");
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
+            dg_conn_set_local_data(&c->base, PQgetvalue(r, 0, 0));
+        PQclear(r);
+    }
     PQconninfoFree(defs);
     dg_sb_free(&options);
     *out = &c->base;

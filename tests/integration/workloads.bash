@@ -89,6 +89,8 @@ dm() { json "$TMP/docs.json" "int(d['workload_metrics']['$1'])"; }
 note "docs: $(json "$TMP/docs.json" "d['totals']['transactions']") transactions; customers $c0 -> $c1 (+$(dm custacc_inserted) -$(dm custacc_deleted)), orders $o0 -> $o1 (+$(dm orders_inserted) -$(dm orders_deleted))"
 json "$TMP/docs.json" "d['totals']['errors'] == 0 and d['totals']['unknown_outcome'] == 0 and d['run']['storage'] == {'postgres': 'xml-type', 'mysql': 'text-extractvalue'}.get(d['run']['backend'], 'shredded-keys') and d['totals']['transactions'] > 100" | grep -q True || fail "docs run"
 [ $((c1 - c0)) = $(( $(dm custacc_inserted) - $(dm custacc_deleted) )) ] || fail "docs: customers changed by $((c1 - c0))"
+# the server runs here: the result file names the file system that holds its data
+json "$TMP/docs.json" "d['host']['filesystem'] not in ('', None)" | grep -q True || fail "no disk for a local server: $(json "$TMP/docs.json" "d['host']")"
 [ $((o1 - o0)) = $(( $(dm orders_inserted) - $(dm orders_deleted) )) ] || fail "docs: orders changed by $((o1 - o0))"
 "$DBGAUGE" run --db "$url" -w docs:insert-only -c 2 -t 20 -q --json "$TMP/docsins.json" > /dev/null
 json "$TMP/docsins.json" "(lambda w: w['custacc_inserted'] + w['orders_inserted'] == 40 and w['GB_per_h'] > 0 and d['totals']['errors'] == 0 and w['custacc_xml_bytes'] > 100000)(d['workload_metrics'])" | grep -q True || fail "docs insert-only"
