@@ -3,7 +3,8 @@
  * code as `dbgauge run`, one result file per point, and keeps DIR/experiment.json up to
  * date after each point so an interrupted sweep can be resumed and reports find the files.
  *
- * Loading: when `scale` is varied, a point whose (db, workload, scale) differs from the
+ * Loading: when what shapes the data is varied (scale, size, rows, tables, or a workload
+ * option wl.NAME), a point whose database, workload or shaping values differ from the
  * previous point's drops and reloads the workload (its result file then records the load:
  * the growth study's load MB/s against size). Otherwise points run on what the database
  * holds (an empty database is loaded once, as `run` does).
@@ -189,14 +190,6 @@ static int run_point(const dg_options *po, const json_t *extra, const char *path
     return status;
 }
 
-static int find_param(const dg_sweep *s, const char *name)
-{
-    for (int p = 0; p < s->nparams; p++)
-        if (!strcmp(s->params[p].name, name))
-            return p;
-    return -1;
-}
-
 int dg_cmd_sweep(dg_options *o)
 {
     char dir[1024];
@@ -268,8 +261,16 @@ int dg_cmd_sweep(dg_options *o)
     dg_signals_catch(on_signal, &saved);
     interrupted = 0;
 
-    int scale_p = find_param(&s, "scale");
-    char last_key[1200] = "";
+    /* the parameters that shape the data: varying one reloads */
+    bool shapes[64] = {false};
+    bool any_shape = false;
+    for (int p = 0; p < s.nparams && p < 64; p++) {
+        const char *n = s.params[p].name;
+        shapes[p] = !strcmp(n, "scale") || !strcmp(n, "size") || !strcmp(n, "rows") ||
+                    !strcmp(n, "tables") || !strncmp(n, "wl.", 3);
+        any_shape |= shapes[p];
+    }
+    char last_key[2400] = "";
     bool any_bad = false;
     for (int i = 0; i < s.npoints && !interrupted; i++) {
         dg_sweep_point *pt = &s.points[i];
@@ -290,10 +291,12 @@ int dg_cmd_sweep(dg_options *o)
         snprintf(path, sizeof path, "%s/%s", dir, pt->file);
         po.seed_given = true; /* one seed for every point: repeatable as a whole */
         po.command_line = xasprintf("%s   [point %s repeat %d]", o->command_line, pt->id, pt->repeat);
-        if (scale_p >= 0) {
-            char key[1200];
-            snprintf(key, sizeof key, "%s|%s|%s", po.db, po.workload ? po.workload : "",
-                     dg_sweep_value(&s, pt, scale_p));
+        if (any_shape) {
+            char key[2400];
+            int n = snprintf(key, sizeof key, "%s|%s", po.db, po.workload ? po.workload : "");
+            for (int p = 0; p < s.nparams && p < 64; p++)
+                if (shapes[p] && n > 0 && (size_t)n < sizeof key)
+                    n += snprintf(key + n, sizeof key - (size_t)n, "|%s", dg_sweep_value(&s, pt, p));
             po.reload = strcmp(key, last_key) != 0;
             snprintf(last_key, sizeof last_key, "%s", key);
         }

@@ -60,3 +60,11 @@ grep -q "db=ssd" "$TMP/out4" || fail "summary line without the label: $(cat "$TM
 grep -q "ssd" "$TMP/rep4.md" && grep -q "hdd" "$TMP/rep4.md" || fail "report does not name the series by label"
 "$DBGAUGE" compare "$TMP/s4/p001-db=hdd-r1.json" "$TMP/s4/p002-db=ssd-r1.json" > "$TMP/cmp4" || true
 grep -q "db=ssd" "$TMP/cmp4" || { cat "$TMP/cmp4"; fail "compare does not name the sides by label"; }
+
+# --vary size= reloads like --vary scale=: every point loads its own size
+"$DBGAUGE" sweep --db "sqlite:$TMP/z.db" -w tables:select --tables 4 --vary size=3MB,6MB,4MB -T 1s -o "$TMP/s5" -q > /dev/null
+for f in "$TMP"/s5/p00[123]-*.json; do
+  json "$f" "d['load']['scale'] == d['run']['scale'] and d['load']['mb_per_s'] > 0" | grep -q True || fail "$f: no load of its own"
+done
+s1=$(json "$TMP/s5/p001-size=3MB-r1.json" "d['run']['scale']"); s2=$(json "$TMP/s5/p002-size=6MB-r1.json" "d['run']['scale']")
+[ "$s2" -gt "$s1" ] || fail "size 6MB loaded $s2 rows, 3MB $s1"
