@@ -968,8 +968,14 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
         title = xasprintf("Score (transactions per second) vs %s", px->name);
     else
         title = xasprintf("%s vs %s", what[m], xname);
+    /* one line per series (the other parameters' values) on every chart, load speed too:
+     * a series without a load of its own has no points and is left out below. A single
+     * series over named values (db=sata,ssd; a power plan) is a bar chart. */
+    bool cat = !px->axis && !by_size;
+    bool one_line = w->np == 1;
+    bool bar = cat && !px->numeric && one_line;
     char *cid = xasprintf("sweep-%d", index);
-    dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_LINE);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, bar ? DG_CHART_BAR : DG_CHART_LINE);
     free(cid);
     free(title);
     double div = 1;
@@ -982,7 +988,6 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     c->x.integer = !by_size && px->integer;
     c->lo_name = xstrdup("min");
     c->hi_name = xstrdup("max");
-    bool cat = !px->axis && !by_size;
     if (cat)
         for (int j = 0; j < px->nvals; j++)
             dg_rep_axis_cat(&c->x, px->vals[j]);
@@ -990,7 +995,6 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     int *runs = xmalloc((size_t)w->s->nruns * sizeof *runs);
     int *order = xmalloc((size_t)(w->ng ? w->ng : 1) * sizeof *order);
     sort_groups(w, kx, order);
-    bool one_line = m == M_LOAD_MBPS || w->np == 1;
     dg_rep_series *ser = NULL;
     const group *prev = NULL;
     for (int oi = 0; oi < (one_line ? px->nvals : w->ng); oi++) {

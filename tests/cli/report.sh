@@ -62,7 +62,7 @@ html_check "$TMP/sweep.html" structure svgs=85 \
   "series=sweep-1:terminals=1:16,101;160,70.7" \
   "series=sweep-1:terminals=4:16,306.17;160,212.33" \
   "series=sweep-5:scale=1:1,101;2,175.83;4,306.17" \
-  "series=sweep-2:load speed:16,40;160,32" \
+  "series=sweep-2:terminals=1:16,40;160,32" "series=sweep-2:terminals=4:16,40;160,32" \
   "present=has no result file (status: failed)"
 
 # every string from a result file is escaped

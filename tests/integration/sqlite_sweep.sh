@@ -68,3 +68,14 @@ for f in "$TMP"/s5/p00[123]-*.json; do
 done
 s1=$(json "$TMP/s5/p001-size=3MB-r1.json" "d['run']['scale']"); s2=$(json "$TMP/s5/p002-size=6MB-r1.json" "d['run']['scale']")
 [ "$s2" -gt "$s1" ] || fail "size 6MB loaded $s2 rows, 3MB $s1"
+
+# one series over named values (db=hdd,ssd) is a bar chart per metric
+"$DBGAUGE" report "$TMP/s4" --format json > "$TMP/rep4.json"
+python3 - "$TMP/rep4.json" <<'PY' || fail "sweep over named values: not bar charts"
+import json, sys
+r = json.load(open(sys.argv[1]))
+charts = [i for s in r["sections"] if s["id"] == "sweep" for i in s["items"] if i["type"] == "chart"]
+assert charts and all(c["kind"] == "bar" for c in charts), [(c["title"], c["kind"]) for c in charts]
+tps = [c for c in charts if c["title"].startswith("Throughput")][0]
+assert tps["x"]["categories"] == ["hdd", "ssd"], tps["x"]
+PY
