@@ -178,7 +178,7 @@ dg_rep_chart *dg_rep_chart_add(dg_rep_section *s, const char *id, const char *ti
     c->id = xstrdup(id);
     c->title = xstrdup(title);
     c->kind = kind;
-    c->x.ref = c->y.ref = NAN;
+    c->x.ref = c->y.ref = c->y2.ref = NAN;
     add_item(s, DG_ITEM_CHART)->chart = c;
     return c;
 }
@@ -259,13 +259,14 @@ dg_rep_table *dg_rep_chart_table(const dg_rep_chart *c)
             if (isfinite(s->pts[j].lo) || isfinite(s->pts[j].hi))
                 wh[i] = true;
         const char *yname = c->nseries == 1 && c->y.label ? c->y.label : s->name;
+        const char *yunit = s->right ? c->y2.unit : c->y.unit;
         /* y values may span orders of magnitude: each keeps its own digits */
-        dg_rep_col_add(t, yname, c->y.unit, DG_PREC_EACH);
+        dg_rep_col_add(t, yname, yunit, DG_PREC_EACH);
         if (wh[i]) {
             char *a = col_name(yname, c->lo_name ? c->lo_name : "low");
             char *b = col_name(yname, c->hi_name ? c->hi_name : "high");
-            dg_rep_col_add(t, a, c->y.unit, DG_PREC_EACH);
-            dg_rep_col_add(t, b, c->y.unit, DG_PREC_EACH);
+            dg_rep_col_add(t, a, yunit, DG_PREC_EACH);
+            dg_rep_col_add(t, b, yunit, DG_PREC_EACH);
             free(a);
             free(b);
         }
@@ -362,6 +363,7 @@ static void chart_free(dg_rep_chart *c)
     free(c->series);
     axis_free(&c->x);
     axis_free(&c->y);
+    axis_free(&c->y2);
     free(c->id);
     free(c->title);
     free(c->note);

@@ -1039,6 +1039,52 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
         dg_rep_chart_autolog(c, false, 10);
 }
 
+/* Throughput (left axis) and host CPU (right axis) against a numeric parameter, on one
+ * chart: the users curves of the TPoX and CUBRID/MySQL studies, where throughput
+ * flattens when CPU reaches its ceiling. One series each; the caller checks that the
+ * sweep varies only this parameter. */
+static void sweep_tps_cpu(dg_rep_section *sec, const sweep *w, int kx, int index)
+{
+    const param *px = &w->p[kx];
+    char *cid = xasprintf("sweep-%d", index);
+    char *title = xasprintf("Throughput and host CPU vs %s", px->name);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_LINE);
+    free(cid);
+    free(title);
+    dg_rep_axis_set(&c->x, px->name, NULL);
+    dg_rep_axis_set(&c->y, "throughput", "tx/s");
+    dg_rep_axis_set(&c->y2, "host CPU", "%");
+    c->y.zero = true;
+    c->x.integer = px->integer;
+    c->lo_name = xstrdup("min");
+    c->hi_name = xstrdup("max");
+    bool cat = !px->axis;
+    if (cat)
+        for (int j = 0; j < px->nvals; j++)
+            dg_rep_axis_cat(&c->x, px->vals[j]);
+    c->x.ordered = cat;
+    dg_rep_series_add(c, "throughput");
+    dg_rep_series_add(c, "host CPU (right axis)"); /* may move the first: pointers after */
+    dg_rep_series *s[2] = {&c->series[0], &c->series[1]};
+    s[1]->right = true;
+    int *runs = xmalloc((size_t)(w->s->nruns ? w->s->nruns : 1) * sizeof *runs);
+    for (int vi = 0; vi < px->nvals; vi++) {
+        int n = runs_with(w, kx, vi, runs);
+        double x = cat ? vi : strtod(px->vals[vi], NULL);
+        for (int k = 0; k < 2; k++) {
+            double med, lo, hi;
+            runs_stat(w, runs, n, k ? M_CPU : M_TPS, &med, &lo, &hi);
+            if (n < 2 || lo == hi)
+                lo = hi = NAN;
+            if (isfinite(med))
+                dg_rep_point_add(s[k], x, med, lo, hi);
+        }
+    }
+    free(runs);
+    if (!cat)
+        dg_rep_chart_autolog(c, true, 10);
+}
+
 static void sweep_table(dg_rep_section *sec, const sweep *w, bool repeats)
 {
     double maxsize = 0;
@@ -1148,6 +1194,9 @@ static void sweep_section(dg_report *rep, sweep *w)
             sweep_chart(sec, w, k, M_LOAD_MBPS, ++index);
         sweep_chart(sec, w, k, M_P95, ++index);
         sweep_chart(sec, w, k, M_CPU, ++index);
+        /* one numeric parameter other than the size: throughput and CPU on one chart */
+        if (w->np == 1 && w->p[k].numeric && strcmp(w->p[k].name, "scale") != 0)
+            sweep_tps_cpu(sec, w, k, ++index);
     }
     sweep_table(sec, w, repeats);
 }

@@ -149,12 +149,15 @@ typedef struct dg_rep_series {
     char *name;
     int n, cap;
     dg_rep_point *pts;
+    bool right; /* plotted against the chart's second y axis (y2) */
 } dg_rep_series;
 
 typedef struct dg_rep_chart {
     char *id, *title, *note;
     dg_chart_kind kind;
     dg_rep_axis x, y;
+    dg_rep_axis y2; /* the right-hand axis of the series marked `right` (line charts; its
+                       label NULL when no series uses it) */
     int nseries;
     dg_rep_series *series;
     char *lo_name, *hi_name; /* what whiskers mean in data tables ("min", "max") */

@@ -510,12 +510,18 @@ static json_t *chart_json(const dg_rep_chart *c)
             }
             json_array_append_new(pts, o);
         }
-        json_array_append_new(series, json_pack("{s:o, s:o}", "name", jstr(c->series[i].name),
-                                                "points", pts));
+        json_t *js = json_pack("{s:o, s:o}", "name", jstr(c->series[i].name), "points", pts);
+        if (c->series[i].right)
+            json_object_set_new(js, "axis", json_string("y2"));
+        json_array_append_new(series, js);
     }
-    return json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o}", "type", "chart", "id", jstr(c->id),
-                     "title", jstr(c->title), "note", jstr(c->note), "kind", kinds[c->kind], "x",
-                     axis_json(&c->x), "y", axis_json(&c->y), "series", series);
+    json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:s, s:o, s:o, s:o}", "type", "chart", "id",
+                          jstr(c->id), "title", jstr(c->title), "note", jstr(c->note), "kind",
+                          kinds[c->kind], "x", axis_json(&c->x), "y", axis_json(&c->y), "series",
+                          series);
+    if (c->y2.label)
+        json_object_set_new(o, "y2", axis_json(&c->y2));
+    return o;
 }
 
 json_t *dg_report_json(const dg_report *r)

@@ -306,6 +306,8 @@ static void marker(dg_strbuf *o, const style *st, double x, double y, double r, 
 typedef struct frame {
     double x0, y0, w, h;    /* plot area */
     dg_svg_scale xs, ys;
+    dg_svg_scale ys2;       /* the right-hand axis, when y2 */
+    bool y2;
     int ncats;              /* > 0: categorical x axis with this many bands */
     bool rotate;            /* categorical labels rotated */
     double legend_y, height;
@@ -322,6 +324,14 @@ static double fx(const frame *f, double x)
 static double fy(const frame *f, double y)
 {
     return f->y0 + f->h - dg_svg_scale_pos(&f->ys, y) * f->h;
+}
+
+/* y of a value of series s: on the right-hand axis when the series is plotted there */
+static double fys(const frame *f, const dg_rep_series *s, double y)
+{
+    if (f->y2 && s->right)
+        return f->y0 + f->h - dg_svg_scale_pos(&f->ys2, y) * f->h;
+    return fy(f, y);
 }
 
 /* Legend entries wrap into rows; returns the number of rows. */
@@ -370,8 +380,10 @@ static void legend_draw(dg_strbuf *o, const dg_rep_chart *c, const frame *f, boo
     free(rows);
 }
 
-/* Data ranges of a chart over finite points (whiskers and the reference line included). */
-static void ranges(const dg_rep_chart *c, double *xlo, double *xhi, double *ylo, double *yhi)
+/* Data ranges of a chart over finite points (whiskers and the reference line included);
+ * y over the series of one axis (right: those plotted against y2). */
+static void ranges_of(const dg_rep_chart *c, bool right, double *xlo, double *xhi, double *ylo,
+                      double *yhi)
 {
     *xlo = *ylo = INFINITY;
     *xhi = *yhi = -INFINITY;
@@ -382,6 +394,8 @@ static void ranges(const dg_rep_chart *c, double *xlo, double *xhi, double *ylo,
                 continue;
             *xlo = fmin(*xlo, p->x);
             *xhi = fmax(*xhi, p->x);
+            if (c->series[i].right != right)
+                continue;
             double v[3] = {p->y, p->lo, p->hi};
             for (int k = 0; k < 3; k++)
                 if (isfinite(v[k]) && (!c->y.log || v[k] > 0)) {
@@ -403,6 +417,20 @@ static void ranges(const dg_rep_chart *c, double *xlo, double *xhi, double *ylo,
     }
 }
 
+static void ranges(const dg_rep_chart *c, double *xlo, double *xhi, double *ylo, double *yhi)
+{
+    ranges_of(c, false, xlo, xhi, ylo, yhi);
+}
+
+/* True when some series of c is plotted against its second y axis. */
+static bool has_y2(const dg_rep_chart *c)
+{
+    for (int i = 0; c->y2.label && i < c->nseries; i++)
+        if (c->series[i].right)
+            return true;
+    return false;
+}
+
 /* Lays out the frame (scales, margins, height) and draws its parts into o. */
 static void frame_draw(dg_strbuf *o, const dg_rep_chart *c, frame *f)
 {
@@ -422,15 +450,32 @@ static void frame_draw(dg_strbuf *o, const dg_rep_chart *c, frame *f)
         f->ys.hi = 100;
     }
     /* y tick label width sets the left margin */
-    double lw = 0;
+    double lw = 0, rw = 0;
     char buf[64];
     for (int i = 0; i < f->ys.nticks; i++) {
         dg_svg_tick_label(&f->ys, f->ys.ticks[i], buf, sizeof buf);
         lw = fmax(lw, text_w(buf, 11));
     }
+    f->y2 = has_y2(c);
+    if (f->y2) { /* the right-hand axis: its own range from 0 (a share stops at 100%) */
+        double a, b, lo2, hi2;
+        ranges_of(c, true, &a, &b, &lo2, &hi2);
+        if (!c->y2.log)
+            lo2 = fmin(lo2, 0);
+        dg_svg_scale_make(lo2, hi2, 6, c->y2.log, &f->ys2);
+        if (c->y2.unit && !strcmp(c->y2.unit, "%") && !c->y2.log && hi2 <= 100 && f->ys2.hi > 100) {
+            while (f->ys2.nticks > 0 && f->ys2.ticks[f->ys2.nticks - 1] > 100)
+                f->ys2.nticks--;
+            f->ys2.hi = 100;
+        }
+        for (int i = 0; i < f->ys2.nticks; i++) {
+            dg_svg_tick_label(&f->ys2, f->ys2.ticks[i], buf, sizeof buf);
+            rw = fmax(rw, text_w(buf, 11));
+        }
+    }
     f->x0 = 34 + lw;
     f->y0 = c->note ? 56 : 42;
-    f->w = VIEW_W - f->x0 - 22;
+    f->w = VIEW_W - f->x0 - 22 - (f->y2 ? rw + 30 : 0);
     f->h = PLOT_H;
     double bottom = 44;
     if (f->ncats) {
@@ -461,6 +506,25 @@ static void frame_draw(dg_strbuf *o, const dg_rep_chart *c, frame *f)
                      f->ys.ticks[i], f->x0, y, f->x0 + f->w, y);
         dg_svg_tick_label(&f->ys, f->ys.ticks[i], buf, sizeof buf);
         text_el(o, f->x0 - 7, y + 4, "end", 11, "#555", NULL, buf);
+    }
+    if (f->y2) {
+        dg_sb_add(o, "</g>\n<g class=\"axis y2\">\n");
+        for (int i = 0; i < f->ys2.nticks; i++) {
+            double y = f->y0 + f->h - dg_svg_scale_pos(&f->ys2, f->ys2.ticks[i]) * f->h;
+            dg_sb_printf(o, "<line class=\"tick y2\" data-v=\"%.10g\" x1=\"%.1f\" y1=\"%.2f\" "
+                            "x2=\"%.1f\" y2=\"%.2f\" stroke=\"#888\"/>\n",
+                         f->ys2.ticks[i], f->x0 + f->w, y, f->x0 + f->w + 5, y);
+            dg_svg_tick_label(&f->ys2, f->ys2.ticks[i], buf, sizeof buf);
+            text_el(o, f->x0 + f->w + 8, y + 4, "start", 11, "#555", NULL, buf);
+        }
+        dg_sb_printf(o, "<path d=\"M%.1f %.1fV%.1f\" fill=\"none\" stroke=\"#888\"/>\n",
+                     f->x0 + f->w, f->y0, f->y0 + f->h);
+        char *t2 = axis_title(&c->y2);
+        char tr2[96];
+        double xr = VIEW_W - 10;
+        snprintf(tr2, sizeof tr2, "transform=\"rotate(90 %.1f %.1f)\"", xr, f->y0 + f->h / 2);
+        text_el(o, xr, f->y0 + f->h / 2, "middle", 12, "#333", tr2, t2);
+        free(t2);
     }
     dg_sb_add(o, "</g>\n<g class=\"axis x\">\n");
     if (f->ncats) {
@@ -521,7 +585,8 @@ static void tip_text(const dg_rep_chart *c, const dg_rep_series *s, const dg_rep
     else
         fmt_val(p->x, xv, sizeof xv);
     fmt_val(p->y, yv, sizeof yv);
-    const char *xu = !cat && c->x.unit ? c->x.unit : "", *yu = c->y.unit ? c->y.unit : "";
+    const dg_rep_axis *ya = s->right && c->y2.label ? &c->y2 : &c->y;
+    const char *xu = !cat && c->x.unit ? c->x.unit : "", *yu = ya->unit ? ya->unit : "";
     int n = snprintf(buf, len, "%s, %s%s%s: %s%s%s", s->name, xv, *xu ? " " : "", xu, yv,
                      *yu ? " " : "", yu);
     if (isfinite(p->lo) && isfinite(p->hi) && n > 0 && (size_t)n < len) {
@@ -532,11 +597,12 @@ static void tip_text(const dg_rep_chart *c, const dg_rep_series *s, const dg_rep
     }
 }
 
-static void whisker(dg_strbuf *o, const frame *f, double x, const dg_rep_point *p, const char *color)
+static void whisker(dg_strbuf *o, const frame *f, const dg_rep_series *s, double x,
+                    const dg_rep_point *p, const char *color)
 {
     if (!isfinite(p->lo) || !isfinite(p->hi))
         return;
-    double y1 = fy(f, p->lo), y2 = fy(f, p->hi);
+    double y1 = fys(f, s, p->lo), y2 = fys(f, s, p->hi);
     if (!isfinite(y1) || !isfinite(y2))
         return;
     dg_sb_printf(o, "<path class=\"whisker\" d=\"M%.1f %.2fV%.2fM%.1f %.2fH%.1fM%.1f %.2fH%.1f\" "
@@ -562,7 +628,7 @@ static void line_series(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
             dg_sb_add(o, "\" d=\"");
             bool pen = false;
             for (int j = 0; j < s->n; j++) {
-                double x = fx(f, s->pts[j].x) + dodge, y = fy(f, s->pts[j].y);
+                double x = fx(f, s->pts[j].x) + dodge, y = fys(f, s, s->pts[j].y);
                 if (!isfinite(x) || !isfinite(y)) {
                     pen = false;
                     continue;
@@ -581,10 +647,10 @@ static void line_series(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
         bool marks = f->ncats || s->n <= MARKERS_MAX;
         for (int j = 0; j < s->n; j++) {
             const dg_rep_point *p = &s->pts[j];
-            double x = fx(f, p->x) + dodge, y = fy(f, p->y);
+            double x = fx(f, p->x) + dodge, y = fys(f, s, p->y);
             if (!isfinite(x) || !isfinite(y))
                 continue;
-            whisker(o, f, x, p, st.color);
+            whisker(o, f, s, x, p, st.color);
             bool lone = (j == 0 || !isfinite(s->pts[j - 1].y)) &&
                         (j + 1 == s->n || !isfinite(s->pts[j + 1].y));
             if (marks || lone) {
@@ -632,7 +698,7 @@ static void dot_series(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
             double x = fx(f, s->pts[j].x) + dodge, y = fy(f, s->pts[j].y);
             if (!isfinite(x) || !isfinite(y))
                 continue;
-            whisker(o, f, x, &s->pts[j], st.color);
+            whisker(o, f, s, x, &s->pts[j], st.color);
             char tip[512];
             tip_text(c, s, &s->pts[j], tip, sizeof tip);
             marker(o, &st, x, y, 4.5, tip);
