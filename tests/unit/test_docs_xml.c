@@ -965,99 +965,10 @@ static void test_reject(void)
     dg_sb_free(&out);
 }
 
-/* ---- out of memory ---- */
-
-static long alloc_budget = -1; /* allocations libxml2 may still make; -1: no limit */
-
-static bool budget_take(void)
-{
-    if (alloc_budget == 0)
-        return false;
-    if (alloc_budget > 0)
-        alloc_budget--;
-    return true;
-}
-
-static void *budget_malloc(size_t n)
-{
-    return budget_take() ? malloc(n) : NULL;
-}
-
-static void *budget_realloc(void *p, size_t n)
-{
-    return budget_take() ? realloc(p, n) : NULL;
-}
-
-static char *budget_strdup(const char *s)
-{
-    return budget_take() ? strdup(s) : NULL;
-}
-
-static void quiet(void *ctx, const char *fmt, ...)
-{
-    (void)ctx;
-    (void)fmt;
-}
-
-/* Every libxml2 allocation that fails, one after the other, makes the readers and the
- * edits return DG_E_NOMEM, never a wrong answer, a crash or a leak. (Not the generators
- * and projections: libxml2 2.9's writer and node copy leak their own memory when an
- * allocation fails.) */
-static void test_out_of_memory(void)
-{
-    dg_strbuf cust = DG_STRBUF_INIT, ord = DG_STRBUF_INIT, sec = DG_STRBUF_INIT;
-    dg_strbuf out = DG_STRBUF_INIT;
-    dg_err e = DG_ERR_INIT;
-    docs_cust_keys ck;
-    docs_order_keys ok;
-    docs_sec_keys sk;
-    docs_gen_custacc(1, 1002, NSEC, &cust, &ck, &e);
-    docs_gen_order(1, DOCS_FIRST_ORDER, NCUST, NSEC, &ord, &ok, &e);
-    docs_gen_security(1, 3, &sec, &sk, &e);
-    xmlFreeFunc fr;
-    xmlMallocFunc ma;
-    xmlReallocFunc re;
-    xmlStrdupFunc sd;
-    xmlMemGet(&fr, &ma, &re, &sd);
-    xmlMemSetup(fr, budget_malloc, budget_realloc, budget_strdup);
-    xmlSetGenericErrorFunc(NULL, quiet); /* libxml2 reports its out of memory there */
-    int64_t a = ck.acct[0];
-    for (int f = 0; f < 9; f++) {
-        int nomem = 0, wrong = 0, rc = -1;
-        long n;
-        for (n = 0; n < 5000 && rc != 0; n++) {
-            alloc_budget = n;
-            bool removed;
-            switch (f) {
-            case 0: rc = docs_read_custacc(cust.buf, cust.len, &ck, &e); break;
-            case 1: rc = docs_read_order(ord.buf, ord.len, &ok, &e); break;
-            case 2: rc = docs_read_security(sec.buf, sec.len, &sk, &e); break;
-            case 3: rc = docs_add_account(cust.buf, cust.len, a + 20, 1, &out, &e); break;
-            case 4: rc = docs_close_account(cust.buf, cust.len, a, &out, &e); break;
-            case 5: rc = docs_buy_position(cust.buf, cust.len, a, &sk, 1, 1, &out, &e); break;
-            case 6: rc = docs_sell_position(cust.buf, cust.len, a, 1, 1, &removed, &out, &e); break;
-            case 7: rc = docs_update_order(ord.buf, ord.len, 1, 1, &out, &e); break;
-            default: rc = docs_update_price(sec.buf, sec.len, 1, 1, 1, 1, &out, &e); break;
-            }
-            alloc_budget = -1;
-            if (rc == DG_E_NOMEM && strstr(e.msg, "out of memory"))
-                nomem++;
-            else if (rc != 0 && wrong++ == 0)
-                fprintf(stderr, "  function %d, %ld allocations: rc %d '%s'\n", f, n, rc, e.msg);
-        }
-        DG_CHECK_INT(rc, 0);
-        DG_CHECK_INT(wrong, 0);
-        DG_CHECK(nomem > 10);
-    }
-    xmlMemSetup(fr, ma, re, sd);
-    xmlSetGenericErrorFunc(NULL, NULL);
-    /* and the result is right once memory suffices */
-    DG_CHECK_INT(docs_read_custacc(cust.buf, cust.len, &ck, &e), 0);
-    dg_sb_free(&cust);
-    dg_sb_free(&ord);
-    dg_sb_free(&sec);
-    dg_sb_free(&out);
-}
+/* No out-of-memory injection into libxml2: version 2.9's parser reads memory it has
+ * just given back to realloc when an allocation fails (valgrind: invalid read inside
+ * xmlParseElement), so such a test would exercise the library's undefined behaviour,
+ * not dbgauge's handling. */
 
 /* ---- sizes ---- */
 
@@ -1094,7 +1005,6 @@ int main(void)
     DG_RUN(test_update_order_price);
     DG_RUN(test_primary_address);
     DG_RUN(test_reject);
-    DG_RUN(test_out_of_memory);
     DG_RUN(test_sizes);
     DG_TEST_END();
 }
