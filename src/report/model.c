@@ -521,6 +521,36 @@ static void run_transactions(dg_rep_section *sec, const json_t *doc, const char 
     dg_rep_chart_autolog(c, false, 10);
 }
 
+/* The load second by second: data sent (MB/s) and host CPU on a right-hand axis, the
+ * growth study's load-speed-over-time figure. Only for loads of two seconds or more. */
+static void run_load_timeline(dg_rep_section *sec, const json_t *load, const char *id)
+{
+    const json_t *tl = json_object_get(load, "timeline");
+    if (json_array_size(tl) < 2)
+        return;
+    char *cid = xasprintf("%s-loadtime", id);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Load speed and host CPU over time", DG_CHART_LINE);
+    free(cid);
+    c->note = xstrdup("data sent per second; index builds send none, their work shows in CPU");
+    dg_rep_axis_set(&c->x, "time since the load began", "s");
+    dg_rep_axis_set(&c->y, "load speed", "MB/s");
+    dg_rep_axis_set(&c->y2, "host CPU", "%");
+    c->x.zero = c->y.zero = true;
+    dg_rep_series_add(c, "load speed");
+    dg_rep_series_add(c, "host CPU (right axis)");
+    c->series[1].right = true;
+    size_t i;
+    json_t *k;
+    json_array_foreach(tl, i, k)
+    {
+        double t = num(k, "t_s");
+        if (num(k, "dur_s") < 0.25) /* the end of the load: too short for a rate */
+            continue;
+        dg_rep_point_add(&c->series[0], t, num(k, "mb_per_s"), NAN, NAN);
+        dg_rep_point_add(&c->series[1], t, num(k, "cpu_pct"), NAN, NAN);
+    }
+}
+
 static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
 {
     const json_t *load = dg_res_get(doc, "load");
@@ -574,6 +604,7 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
         dg_rep_axis_cat(&c->x, str_or(st, "name", "?"));
         dg_rep_point_add(s, (double)i, secs, NAN, NAN);
     }
+    run_load_timeline(sec, load, id);
 }
 
 static void run_errors(dg_rep_section *sec, const json_t *doc, const char *id)

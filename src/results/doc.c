@@ -242,6 +242,26 @@ json_t *dg_doc_load_json(const dg_doc_load *l)
                                                (json_int_t)s->rows, "bytes", (json_int_t)s->bytes));
     }
     json_object_set_new(load, "steps", steps);
+    json_t *tl = json_array();
+    for (int i = 0; i < l->nticks; i++) {
+        const dg_doc_load_tick *k = &l->ticks[i];
+        double d = k->dur_s > 0 ? k->dur_s : NAN;
+        json_t *o = json_pack("{s:o, s:o, s:I, s:I, s:o, s:o}", "t_s", dg_json_real(k->t_s),
+                              "dur_s", dg_json_real(k->dur_s), "rows", (json_int_t)k->rows,
+                              "bytes", (json_int_t)k->bytes, "rows_per_s",
+                              dg_json_real((double)k->rows / d), "mb_per_s",
+                              dg_json_real((double)k->bytes / 1e6 / d));
+        json_object_set_new(o, "cpu_pct", dg_json_real(k->sys.cpu_pct));
+        json_object_set_new(o, "self_cpu_pct", dg_json_real(k->sys.self_cpu_pct));
+        json_object_set_new(o, "disk_read_bytes", dg_json_real(k->sys.read_bytes));
+        json_object_set_new(o, "disk_write_bytes", dg_json_real(k->sys.write_bytes));
+        json_object_set_new(o, "iops", dg_json_real(k->sys.iops));
+        json_object_set_new(o, "step", k->step >= 0 && k->step < l->nsteps
+                                           ? json_string(l->steps[k->step].name)
+                                           : json_null());
+        json_array_append_new(tl, o);
+    }
+    json_object_set_new(load, "timeline", tl);
     return load;
 }
 

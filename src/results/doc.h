@@ -108,6 +108,15 @@ typedef struct dg_doc_step {
     double seconds;
     uint64_t rows, bytes;
 } dg_doc_step;
+/* One second of a load (load.timeline). */
+typedef struct dg_doc_load_tick {
+    double t_s, dur_s;        /* since the load began; the tick's length */
+    uint64_t rows, bytes;     /* rows and data bytes sent during the tick */
+    dg_sysdelta sys;          /* host CPU, dbgauge's CPU, the data's disk */
+    int step;                 /* the step under way at the tick's end (index into steps;
+                                 -1: between steps) */
+} dg_doc_load_tick;
+
 typedef struct dg_doc_load {
     const char *workload;
     int64_t scale;
@@ -122,6 +131,8 @@ typedef struct dg_doc_load {
     double seconds;
     int nsteps;
     const dg_doc_step *steps;
+    int nticks;               /* the timeline (0: none) */
+    const dg_doc_load_tick *ticks;
 } dg_doc_load;
 json_t *dg_doc_load_json(const dg_doc_load *l);
 

@@ -11,12 +11,16 @@
 #include "core/signals.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "monitor/host.h"
+#include "monitor/sysstat.h"
 #include "results/doc.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void info(const dg_session_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void info(const dg_session_config *cfg, const char *fmt, ...)
@@ -57,6 +61,104 @@ int dg_session_connect(const dg_session_config *cfg, bool bulk, dg_conn **out, d
 }
 
 /* ---- the load ------------------------------------------------------------------------------ */
+
+/* The load's timeline: a thread that every second reads the loader's progress counters
+ * (atomics) and the host's CPU and the data's disk, until the load ends. */
+typedef struct timeline {
+    dg_loader *ld;
+    char block_device[64];
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool stop;
+    int64_t t0;
+    int n, cap;
+    dg_doc_load_tick *ticks;
+    pthread_t thread;
+    bool started;
+} timeline;
+
+static void *timeline_main(void *arg)
+{
+    timeline *tl = arg;
+    dg_sysample prev;
+    dg_sysample_take(tl->block_device, &prev);
+    uint64_t rows0 = 0, bytes0 = 0;
+    int64_t next = tl->t0 + DG_NS_PER_S;
+    pthread_mutex_lock(&tl->lock);
+    for (;;) {
+        while (!tl->stop && dg_now_ns() < next) {
+            /* the condition waits on CLOCK_MONOTONIC, dg_now_ns's clock */
+            struct timespec ts = {.tv_sec = next / DG_NS_PER_S, .tv_nsec = next % DG_NS_PER_S};
+            pthread_cond_timedwait(&tl->cond, &tl->lock, &ts);
+        }
+        bool last = tl->stop;
+        pthread_mutex_unlock(&tl->lock);
+        dg_sysample cur;
+        dg_sysample_take(tl->block_device, &cur);
+        uint64_t rows = atomic_load(&tl->ld->rows_done), bytes = atomic_load(&tl->ld->bytes_done);
+        if (tl->n == tl->cap) {
+            tl->cap = tl->cap ? 2 * tl->cap : 64;
+            tl->ticks = xrealloc(tl->ticks, (size_t)tl->cap * sizeof *tl->ticks);
+        }
+        dg_doc_load_tick *k = &tl->ticks[tl->n++];
+        memset(k, 0, sizeof *k);
+        k->t_s = (double)(cur.t_ns - tl->t0) / DG_NS_PER_S;
+        k->dur_s = (double)(cur.t_ns - prev.t_ns) / DG_NS_PER_S;
+        k->rows = rows - rows0;
+        k->bytes = bytes - bytes0;
+        dg_sysample_delta(&prev, &cur, &k->sys);
+        k->step = -1;
+        prev = cur;
+        rows0 = rows;
+        bytes0 = bytes;
+        next += DG_NS_PER_S;
+        pthread_mutex_lock(&tl->lock);
+        if (last)
+            break;
+    }
+    pthread_mutex_unlock(&tl->lock);
+    return NULL;
+}
+
+static void timeline_start(timeline *tl, dg_loader *ld, const char *data_path)
+{
+    memset(tl, 0, sizeof *tl);
+    tl->ld = ld;
+    dg_hostinfo h;
+    dg_host_info(data_path, &h);
+    snprintf(tl->block_device, sizeof tl->block_device, "%s", h.block_device);
+    pthread_mutex_init(&tl->lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&tl->cond, &ca);
+    pthread_condattr_destroy(&ca);
+    tl->t0 = dg_now_ns();
+    tl->started = pthread_create(&tl->thread, NULL, timeline_main, tl) == 0;
+}
+
+/* Ends the timeline (its last tick covers the end of the load) and names the step under
+ * way at each tick's end. */
+static void timeline_stop(timeline *tl)
+{
+    if (tl->started) {
+        pthread_mutex_lock(&tl->lock);
+        tl->stop = true;
+        pthread_cond_signal(&tl->cond);
+        pthread_mutex_unlock(&tl->lock);
+        pthread_join(tl->thread, NULL);
+    }
+    for (int i = 0; i < tl->n; i++) {
+        int64_t at = tl->t0 + (int64_t)(tl->ticks[i].t_s * DG_NS_PER_S);
+        for (int s = 0; s < tl->ld->nsteps; s++) {
+            const dg_load_step *st = &tl->ld->steps[s];
+            if (at >= st->start_ns && at <= st->start_ns + (int64_t)(st->seconds * DG_NS_PER_S))
+                tl->ticks[i].step = s;
+        }
+    }
+    pthread_cond_destroy(&tl->cond);
+    pthread_mutex_destroy(&tl->lock);
+}
 
 static void on_step(void *arg, const dg_load_step *s)
 {
@@ -114,13 +216,17 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     dg_sigsave saved;
     dg_loader_clear_stop();
     dg_signals_catch(dg_loader_request_stop, &saved);
+    timeline tl;
+    timeline_start(&tl, &ld, conn->data_path);
     int64_t t0 = dg_now_ns();
     int rc = wl->ops->load(wl, &ld, err);
     dg_signals_restore(&saved);
     if (rc == 0 && conn->dialect->post_load_sql)
         rc = dg_exec(conn, conn->dialect->post_load_sql, err);
     double secs = (double)(dg_now_ns() - t0) / DG_NS_PER_S;
+    timeline_stop(&tl);
     if (rc) {
+        free(tl.ticks);
         dg_err_prefix(err, "loading %s failed", wl->name);
         return rc;
     }
@@ -157,9 +263,12 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
         .seconds = secs,
         .nsteps = ld.nsteps,
         .steps = steps,
+        .nticks = tl.n,
+        .ticks = tl.ticks,
     };
     json_t *load = dg_doc_load_json(&dl);
     free(steps);
+    free(tl.ticks);
     if (cfg->ui && cfg->ui->load_done)
         cfg->ui->load_done(cfg->ui->arg, load);
     if (load_out)

@@ -44,6 +44,7 @@ void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes)
         return;
     dg_load_step *s = &ld->steps[ld->nsteps++];
     s->seconds = (double)(dg_now_ns() - ld->step_start_ns) / DG_NS_PER_S;
+    s->start_ns = ld->step_start_ns;
     s->rows = rows;
     s->bytes = bytes;
     if (ld->on_step)

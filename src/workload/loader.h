@@ -28,6 +28,7 @@ typedef struct dg_load_step {
     double seconds;
     uint64_t rows;
     uint64_t bytes; /* bytes of row data sent */
+    int64_t start_ns; /* when it began (dg_now_ns) */
 } dg_load_step;
 
 struct dg_loader {

@@ -98,3 +98,8 @@ assert [p[0] for p in pts(tps)] == [1, 2, 3]
 PY
 "$DBGAUGE" report "$TMP/s2" -o "$TMP/rep2.html"
 grep -q 'class="axis y2"' "$TMP/rep2.html" || fail "no right-hand axis drawn"
+
+# the load's timeline: one tick a second, whose data add up to the bytes the load sent
+for f in "$TMP/s1/p001-scale=1-terminals=1-r1.json" "$TMP/s1/p003-scale=2-terminals=1-r1.json"; do
+  json "$f" "(lambda l: len(l['timeline']) >= 1 and sum(t['bytes'] for t in l['timeline']) == l['data_bytes_sent'] and sum(t['rows'] for t in l['timeline']) == sum(s['rows'] for s in l['steps'] if s['kind'] == 'table') and all(0.5 < t['dur_s'] < 3 for t in l['timeline'][:-1]) and abs(l['timeline'][-1]['t_s'] - l['seconds']) < 0.5)(d['load'])" | grep -q True || fail "$f: load timeline $(json "$f" "d['load']['timeline']")"
+done

@@ -15,6 +15,12 @@
 #include "report/svg.h"
 #include "results/result.h"
 
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 static void test_betainc(void)
 {
     DG_CHECK_NEAR(dg_ci_betainc(1, 1, 0.3), 0.3, 1e-12);
@@ -254,6 +260,109 @@ static void test_chart_table(void)
     dg_report_free(r);
 }
 
+/* A second y axis: the right-hand series' table columns take its unit; the SVG draws its
+ * ticks and title on the right, and a point at the top of the right-hand range sits at the
+ * top of the plot while the left series keeps its own scale. */
+static void test_chart_y2(void)
+{
+    dg_report *r = dg_report_new("t");
+    dg_rep_section *sec = dg_report_section(r, "s", "S");
+    dg_rep_chart *c = dg_rep_chart_add(sec, "c", "TPS and CPU", DG_CHART_LINE);
+    dg_rep_axis_set(&c->x, "terminals", NULL);
+    dg_rep_axis_set(&c->y, "throughput", "tx/s");
+    dg_rep_axis_set(&c->y2, "host CPU", "%");
+    c->y.zero = true;
+    dg_rep_series_add(c, "throughput");
+    dg_rep_series_add(c, "host CPU");
+    c->series[1].right = true;
+    dg_rep_point_add(&c->series[0], 1, 1000, NAN, NAN);
+    dg_rep_point_add(&c->series[0], 2, 3000, NAN, NAN);
+    dg_rep_point_add(&c->series[1], 1, 50, NAN, NAN);
+    dg_rep_point_add(&c->series[1], 2, 100, NAN, NAN);
+    dg_rep_table *t = dg_rep_chart_table(c);
+    DG_CHECK_INT(t->ncols, 3);
+    DG_CHECK_STR(t->cols[1].unit, "tx/s");
+    DG_CHECK_STR(t->cols[2].unit, "%");
+    dg_rep_table_free(t);
+    dg_strbuf svg = DG_STRBUF_INIT;
+    dg_svg_chart(&svg, c, "u1");
+    const char *s = dg_sb_str(&svg);
+    DG_CHECK(strstr(s, "class=\"axis y2\"") != NULL);
+    DG_CHECK(strstr(s, "class=\"tick y2\" data-v=\"100\"") != NULL);
+    DG_CHECK(strstr(s, ">host CPU (%)</text>") != NULL);
+    /* both series end at the top of their own axis: their paths end at the same y */
+    const char *p1 = strstr(s, "data-series=\"throughput\" d=\"");
+    const char *p2 = strstr(s, "data-series=\"host CPU\" d=\"");
+    DG_CHECK(p1 && p2);
+    if (p1 && p2) {
+        double x1, y1, x2, y2, xa, ya, xb, yb;
+        DG_CHECK_INT(sscanf(p1 + strlen("data-series=\"throughput\" d=\""), "M%lf %lfL%lf %lf", &xa,
+                            &ya, &x1, &y1), 4);
+        DG_CHECK_INT(sscanf(p2 + strlen("data-series=\"host CPU\" d=\""), "M%lf %lfL%lf %lf", &xb,
+                            &yb, &x2, &y2), 4);
+        DG_CHECK_NEAR(y1, y2, 0.01);   /* 3000 of 0..3000 and 100 of 0..100 */
+        DG_CHECK(yb > y2 && ya > y1); /* 50 % and 1000 tx/s lower down */
+        /* 50 % is half way down, 1000 of 3000 two thirds: 1/2 = 0.75 x 2/3 */
+        DG_CHECK(fabs((yb - y2) - (ya - y1) * 0.75) < 1);
+    }
+    dg_sb_free(&svg);
+    dg_report_free(r);
+}
+
+/* A load's timeline becomes "Load speed and host CPU over time": MB/s on the left, CPU on
+ * the right-hand axis, the end-of-load sliver left out. */
+static void test_load_timeline(void)
+{
+    const char *dir = getenv("DG_FIXTURES");
+    if (!dir) {
+        DG_CHECK(0);
+        return;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/results/small.json", dir);
+    json_t *doc = NULL;
+    dg_err err;
+    DG_CHECK_INT(dg_result_read(path, &doc, &err), 0);
+    if (!doc)
+        return;
+    json_t *load = json_object_get(doc, "load");
+    json_object_set_new(load, "timeline",
+                        json_pack("[{s:f, s:f, s:f, s:f}, {s:f, s:f, s:f, s:f}, {s:f, s:f, s:f, s:f}]",
+                                  "t_s", 1.0, "dur_s", 1.0, "mb_per_s", 30.0, "cpu_pct", 80.0,
+                                  "t_s", 2.0, "dur_s", 1.0, "mb_per_s", 10.0, "cpu_pct", 95.0,
+                                  "t_s", 2.05, "dur_s", 0.05, "mb_per_s", 0.0, "cpu_pct", 0.0));
+    char tmp[] = "/tmp/dg-test-report-XXXXXX";
+    int fd = mkstemp(tmp);
+    DG_CHECK(fd >= 0);
+    if (fd >= 0)
+        close(fd);
+    DG_CHECK_INT(json_dump_file(doc, tmp, 0), 0);
+    json_decref(doc);
+    dg_rep_set set = {0};
+    DG_CHECK_INT(dg_rep_set_add(&set, tmp, &err), 0);
+    dg_rep_set_label(&set);
+    dg_report *r = dg_report_build(&set);
+    const dg_rep_chart *c = NULL;
+    for (int i = 0; i < r->nsections; i++)
+        for (int j = 0; j < r->sections[i].nitems; j++) {
+            const dg_rep_item *it = &r->sections[i].items[j];
+            if (it->kind == DG_ITEM_CHART && strstr(it->chart->id, "-loadtime"))
+                c = it->chart;
+        }
+    DG_CHECK(c != NULL);
+    if (c) {
+        DG_CHECK_INT(c->nseries, 2);
+        DG_CHECK(!c->series[0].right && c->series[1].right);
+        DG_CHECK_INT(c->series[0].n, 2);
+        DG_CHECK_NEAR(c->series[0].pts[1].y, 10, 0);
+        DG_CHECK_NEAR(c->series[1].pts[0].y, 80, 0);
+        DG_CHECK_STR(c->y2.unit, "%");
+    }
+    dg_report_free(r);
+    dg_rep_set_free(&set);
+    unlink(tmp);
+}
+
 int main(void)
 {
     DG_RUN(test_betainc);
@@ -265,5 +374,7 @@ int main(void)
     DG_RUN(test_escape);
     DG_RUN(test_latency_from_histograms);
     DG_RUN(test_chart_table);
+    DG_RUN(test_chart_y2);
+    DG_RUN(test_load_timeline);
     DG_TEST_END();
 }
