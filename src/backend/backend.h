@@ -104,6 +104,9 @@ typedef struct dg_connopts {
     int nsettings;
     const char *application_name; /* shown by servers that support it; NULL = "dbgauge" */
     bool bulk_session;             /* loader connection: backend may relax durability */
+    bool local_facts;              /* find where a server on this machine keeps its data
+                                      (data_path; one query, so only the session's own
+                                      connection asks: the server counts it) */
 } dg_connopts;
 
 /* ---- transactions ------------------------------------------------------------------- */

@@ -459,7 +459,7 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->password = dg_backend_secret(c->pass, c->user, c->db);
     if ((rc = open_session(c, &c->my, err)) != 0)
         goto fail;
-    if (dg_host_is_local(url->host)) { /* the server's data directory, for its disk */
+    if (opts->local_facts && dg_host_is_local(url->host)) { /* its data directory's disk */
         MYSQL_RES *res = NULL;
         dg_err ignored = DG_ERR_INIT;
         if (query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {

@@ -522,7 +522,7 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     rc = open_session(c, &c->pg, err);
     if (rc)
         goto fail;
-    if (dg_host_is_local(url->host)) {
+    if (opts->local_facts && dg_host_is_local(url->host)) {
         /* the server's data directory, for its disk (superusers and pg_read_all_settings
          * may read it; others get an error, and no disk) */
         PGresult *r = PQexec(c->pg, "SELECT current_setting('data_directory', true)");

@@ -242,7 +242,7 @@ json_t *dg_doc_load_json(const dg_doc_load *l)
                                                (json_int_t)s->rows, "bytes", (json_int_t)s->bytes));
     }
     json_object_set_new(load, "steps", steps);
-    json_t *tl = json_array();
+    json_t *tl = l->nticks > 0 ? json_array() : NULL;
     for (int i = 0; i < l->nticks; i++) {
         const dg_doc_load_tick *k = &l->ticks[i];
         double d = k->dur_s > 0 ? k->dur_s : NAN;
@@ -261,7 +261,8 @@ json_t *dg_doc_load_json(const dg_doc_load *l)
                                            : json_null());
         json_array_append_new(tl, o);
     }
-    json_object_set_new(load, "timeline", tl);
+    if (tl)
+        json_object_set_new(load, "timeline", tl);
     return load;
 }
 

@@ -51,6 +51,7 @@ static dg_connopts connopts(const dg_session_config *cfg, bool bulk)
 int dg_session_connect(const dg_session_config *cfg, bool bulk, dg_conn **out, dg_err *err)
 {
     dg_connopts co = connopts(cfg, bulk);
+    co.local_facts = true; /* the session's connection: host facts, monitor, load timeline */
     int rc = dg_connect(cfg->db, &co, out, err);
     if (rc) {
         char *url = dg_url_redact(cfg->db);

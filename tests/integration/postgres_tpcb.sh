@@ -9,10 +9,10 @@
 #
 # Bookkeeping (docs/backends.md, "Server transactions dbgauge adds"), for `dbgauge run` on
 # a loaded tpcb database with T terminals and N report intervals (warmup ones included):
-#   main connection   1 session start + 4 table checks + 2 (attach: prepare + execute)
-#                     + 1 server_info + 2 per stats reading (flush + read) for the reading
-#                     before the run, at the start, at each interval and after the run
-#                     + 1 close flush                       = 15 + 2N
+#   main connection   1 session start + 1 data directory (the server is local) + 4 table
+#                     checks + 2 (attach: prepare + execute) + 1 server_info + 2 per
+#                     stats reading (flush + read) for the reading before the run, at the
+#                     start, at each interval and after the run + 1 close flush = 16 + 2N
 #   each terminal     1 session start + 5 prepared statements + 1 close flush = 7
 # monitor.server_commits spans only the readings before and after the run: it sees the
 # terminals, 2 per reading in between (start + N intervals), the read of the first and the
@@ -76,7 +76,7 @@ T=2
 # reading came back late and so was not asked for again), two transactions each
 R=$(json "$TMP/r.json" "d['monitor']['stats_readings']")
 server_delta=$((after - before - READING_COST))
-expected=$((committed + 11 + 2 * R + 7 * T))
+expected=$((committed + 12 + 2 * R + 7 * T))
 note "xact_commit grew by $server_delta; committed $committed + bookkeeping $((expected - committed)) = $expected"
 [ "$server_delta" = "$expected" ] || fail "server commits $server_delta != $expected (committed $committed + bookkeeping)"
 monitor=$(json "$TMP/r.json" "d['monitor']['server_commits']")
@@ -100,7 +100,7 @@ committed=$(json "$TMP/s.json" "d['totals']['transactions']")
 R=$(json "$TMP/s.json" "d['monitor']['stats_readings']")
 server_delta=$((after - before - READING_COST))
 # terminals prepare 1 statement each: 1 + 1 + 1 per terminal
-expected=$((committed + 11 + 2 * R + 3 * T))
+expected=$((committed + 12 + 2 * R + 3 * T))
 note "select-only: xact_commit grew by $server_delta, expected $expected"
 [ "$server_delta" = "$expected" ] || fail "select-only: server commits $server_delta != $expected"
 
