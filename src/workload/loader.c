@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 void dg_loader_init(dg_loader *ld)
 {
@@ -49,6 +50,36 @@ void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes)
     s->bytes = bytes;
     if (ld->on_step)
         ld->on_step(ld->arg, s);
+}
+
+int dg_loader_meta_row(dg_loader *ld, const char *table, const char *const *cols, int ncols,
+                       const dg_value *vals, bool now_col, dg_err *err)
+{
+    dg_value v[16];
+    if (ncols < 1 || ncols > 16)
+        return dg_err_fail(err, DG_E_INVAL, "%s: %d columns", table, ncols);
+    int n = now_col ? ncols - 1 : ncols;
+    memcpy(v, vals, (size_t)n * sizeof *v);
+    char now[20];
+    if (now_col) {
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(now, sizeof now, "%Y-%m-%d %H:%M:%S", &tm);
+        v[n] = dg_vtext(now, 19);
+    }
+    dg_loader_step_begin(ld, "table", "table %s", table);
+    dg_bulk *b = NULL;
+    int rc = dg_bulk_begin(ld->conn, table, cols, ncols, &b, err);
+    if (rc)
+        return rc;
+    rc = dg_bulk_row(b, v, err);
+    int rc2 = dg_bulk_end(b, rc == 0, rc ? NULL : err);
+    if (rc == 0)
+        rc = rc2;
+    if (rc == 0)
+        dg_loader_step_end(ld, 1, 0);
+    return rc;
 }
 
 void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes)

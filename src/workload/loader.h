@@ -94,6 +94,13 @@ int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err);
 int dg_loader_analyze_cols(dg_loader *ld, const char *const *tables, const char *cols,
                            bool frozen, dg_err *err);
 
+/* Writes one row into table (a workload's meta table, whose row marks the load complete)
+ * through the bulk path on ld->conn, as the timed step "table TABLE". The current UTC
+ * time is appended as the last value when now_col is true (cols has ncols names with it;
+ * vals has ncols - 1 values). 0 or the error. */
+int dg_loader_meta_row(dg_loader *ld, const char *table, const char *const *cols, int ncols,
+                       const dg_value *vals, bool now_col, dg_err *err);
+
 /* Executes SQL (rendered from a dialect template) on ld->conn as its own timed step. */
 int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
                         dg_err *err);

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CUST_CHUNK 2000      /* customers per load unit */
 #define ACCT_CHUNK 50000     /* customers whose accounts one unit loads */
@@ -217,25 +216,9 @@ static int meta_row(dg_loader *ld, dg_docs *p, dg_err *err)
 {
     static const char *const cols[] = {"dm_seed", "dm_customers", "dm_securities", "dm_storage",
                                        "dm_loaded_at"};
-    char now[20];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(now, sizeof now, "%Y-%m-%d %H:%M:%S", &tm);
-    dg_loader_step_begin(ld, "table", "table docs_meta");
-    dg_bulk *b = NULL;
-    int rc = dg_bulk_begin(ld->conn, "docs_meta", cols, 5, &b, err);
-    if (rc)
-        return rc;
-    dg_value v[5] = {dg_vint((int64_t)p->seed), dg_vint(p->ncust), dg_vint(p->nsec),
-                     dg_vstr(dg_docs_storage_name(p->storage)), dg_vtext(now, 19)};
-    rc = dg_bulk_row(b, v, err);
-    int rc2 = dg_bulk_end(b, rc == 0, rc ? NULL : err);
-    if (rc == 0)
-        rc = rc2;
-    if (rc == 0)
-        dg_loader_step_end(ld, 1, 0);
-    return rc;
+    dg_value v[4] = {dg_vint((int64_t)p->seed), dg_vint(p->ncust), dg_vint(p->nsec),
+                     dg_vstr(dg_docs_storage_name(p->storage))};
+    return dg_loader_meta_row(ld, "docs_meta", cols, 5, v, true, err);
 }
 
 int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err)

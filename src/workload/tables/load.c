@@ -26,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PROGRESS_ROWS 4096
 
@@ -175,24 +174,8 @@ static int index_step(dg_loader *ld, dg_tables *p, int which, bool reverse, dg_e
 static int meta_row(dg_loader *ld, dg_tables *p, uint64_t seed, int64_t rows, dg_err *err)
 {
     static const char *const cols[] = {"mt_tables", "mt_rows", "mt_seed", "mt_loaded_at"};
-    char now[20];
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(now, sizeof now, "%Y-%m-%d %H:%M:%S", &tm);
-    dg_loader_step_begin(ld, "table", "table tables_meta");
-    dg_bulk *b = NULL;
-    int rc = dg_bulk_begin(ld->conn, "tables_meta", cols, 4, &b, err);
-    if (rc)
-        return rc;
-    dg_value v[4] = {dg_vint(p->ntables), dg_vint(rows), dg_vint((int64_t)seed), dg_vtext(now, 19)};
-    rc = dg_bulk_row(b, v, err);
-    int rc2 = dg_bulk_end(b, rc == 0, rc ? NULL : err);
-    if (rc == 0)
-        rc = rc2;
-    if (rc == 0)
-        dg_loader_step_end(ld, 1, 0);
-    return rc;
+    dg_value v[3] = {dg_vint(p->ntables), dg_vint(rows), dg_vint((int64_t)seed)};
+    return dg_loader_meta_row(ld, "tables_meta", cols, 4, v, true, err);
 }
 
 int dg_tables_load(dg_workload *wl, dg_loader *ld, dg_err *err)
