@@ -1029,12 +1029,6 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     atomic_init(&p->next_order, 0);
     atomic_init(&p->del_cust, 0);
     atomic_init(&p->del_order, 0);
-    p->exist_tables[0] = "security";
-    p->exist_tables[1] = "custacc";
-    p->exist_tables[2] = "custacc_account";
-    p->exist_tables[3] = "orders";
-    p->exist_tables[4] = "docs_meta";
-    p->exist_tables[5] = NULL;
 
     dg_workload *wl = xcalloc(1, sizeof *wl);
     wl->def = def;
@@ -1051,7 +1045,7 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
         else
             wl->tx[i].weight = i <= DOCS_Q7 ? 10 : 3;
     }
-    wl->tables = p->exist_tables;
+    wl->tables = dg_docs_tables;
     wl->bytes_per_scale = BYTES_PER_CUSTOMER;
     wl->scale_unit = "customer";
     wl->priv = p;

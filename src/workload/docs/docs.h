@@ -217,7 +217,6 @@ typedef struct dg_docs {
     uint64_t seed;          /* load seed (docs_meta after attach) */
     int64_t ncust;          /* customers loaded (the orders are DOCS_ORDERS_PER_CUST times) */
     bool attached;
-    const char *exist_tables[6];
     /* ids that inserts take next (after the highest in the database at attach) */
     atomic_llong next_cust, next_order;
     /* the oldest document a run inserted that deletes have not taken yet */
@@ -229,7 +228,7 @@ typedef struct dg_docs {
     uint64_t docs_measured;      /* documents the measured phase inserted */
 } dg_docs;
 
-/* The tables, in load order. */
+/* The tables, in load order (security, custacc, custacc_account, orders, docs_meta). */
 extern const char *const dg_docs_tables[];
 
 int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err);

@@ -33,6 +33,7 @@
 #define ORDER_CHUNK 10000    /* orders per load unit */
 #define PROGRESS_ROWS 256
 
+/* In T_* order, then docs_meta (the order of the load steps). */
 const char *const dg_docs_tables[] = {"security", "custacc", "custacc_account", "orders",
                                       "docs_meta", NULL};
 
@@ -128,13 +129,12 @@ static int load_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *
     int64_t first = (int64_t)unit * lc->chunk, last = first + lc->chunk;
     if (last > lc->n)
         last = lc->n;
-    static const char *const names[] = {"security", "custacc", "custacc_account", "orders"};
     static const char *const *const cols[] = {sec_cols, cust_cols, acct_cols, order_cols};
     static const int ncols[] = {9, 5, 2, 6};
     dg_bulk *b = NULL;
     int t = lc->table;
-    int rc = lc->nunits == 1 ? dg_bulk_begin_whole(conn, names[t], cols[t], ncols[t], &b, err)
-                             : dg_bulk_begin(conn, names[t], cols[t], ncols[t], &b, err);
+    int rc = lc->nunits == 1 ? dg_bulk_begin_whole(conn, dg_docs_tables[t], cols[t], ncols[t], &b, err)
+                             : dg_bulk_begin(conn, dg_docs_tables[t], cols[t], ncols[t], &b, err);
     if (rc)
         return rc;
     dg_strbuf xml = DG_STRBUF_INIT;
@@ -187,7 +187,7 @@ static int load_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *
         atomic_fetch_add(&lc->rows, rows);
         atomic_fetch_add(&lc->bytes, bytes);
     } else {
-        dg_err_prefix(err, "table %s", names[t]);
+        dg_err_prefix(err, "table %s", dg_docs_tables[t]);
     }
     return rc;
 }
@@ -195,7 +195,6 @@ static int load_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_err *
 /* One table as one timed step, its chunks on ld->jobs connections. */
 static int table_step(dg_loader *ld, dg_docs *p, int t, int64_t n, int64_t chunk, dg_err *err)
 {
-    static const char *const names[] = {"security", "custacc", "custacc_account", "orders"};
     load_ctx lc;
     memset(&lc, 0, sizeof lc);
     lc.p = p;
@@ -205,8 +204,8 @@ static int table_step(dg_loader *ld, dg_docs *p, int t, int64_t n, int64_t chunk
     lc.nunits = (int)((n + chunk - 1) / chunk);
     atomic_init(&lc.rows, 0);
     atomic_init(&lc.bytes, 0);
-    dg_loader_step_begin(ld, "table", "table %s", names[t]);
-    int rc = dg_loader_parallel(ld, lc.nunits, load_unit, &lc, names[t], err);
+    dg_loader_step_begin(ld, "table", "table %s", dg_docs_tables[t]);
+    int rc = dg_loader_parallel(ld, lc.nunits, load_unit, &lc, dg_docs_tables[t], err);
     if (rc == 0)
         dg_loader_step_end(ld, atomic_load(&lc.rows), atomic_load(&lc.bytes));
     return rc;
@@ -272,11 +271,10 @@ int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err)
     dg_strbuf sb = DG_STRBUF_INIT;
     if (dg_sql_pk_after_load(d))
         for (size_t i = 0; i < sizeof tables / sizeof tables[0] && rc == 0; i++) {
-            static const char *const names[] = {"security", "custacc", "custacc_account", "orders"};
-            char pk[64];
-            snprintf(pk, sizeof pk, "%s_pkey", names[i]);
+                    char pk[64];
+            snprintf(pk, sizeof pk, "%s_pkey", dg_docs_tables[i]);
             dg_sb_reset(&sb);
-            dg_sql_add_pk(d, names[i], pk, tables[i].pk, &sb);
+            dg_sql_add_pk(d, dg_docs_tables[i], pk, tables[i].pk, &sb);
             dg_loader_step_begin(ld, "index", "primary key %s", pk);
             rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
             if (rc == 0)
