@@ -1845,6 +1845,51 @@ static void fb_conn_cache_stats(dg_conn *conn, int64_t *hits, int64_t *misses)
     }
 }
 
+/* The attachment's id on the server (isc_info_attachment_id), -1 when it does not say. */
+static int64_t attachment_id(fb_conn *c, isc_db_handle *db)
+{
+    static const char items[] = {isc_info_attachment_id, isc_info_end};
+    char buf[32];
+    if (isc_database_info(c->sv, db, sizeof items, items, sizeof buf, buf) || buf[0] != isc_info_attachment_id)
+        return -1;
+    short len = (short)isc_vax_integer(buf + 1, 2);
+    if (len <= 0 || len > 8)
+        return -1;
+    return (int64_t)isc_vax_integer(buf + 3, len);
+}
+
+/* A database class of "classic access" (a page cache per attachment) is served either by
+ * SuperClassic (one process, a thread per attachment) or Classic (a process per
+ * attachment). The process serving an attachment is MON$SERVER_PID: a second, short
+ * attachment is served by another process only in Classic. Counting the server
+ * processes of all attachments would not tell: any local embedded user of the database
+ * adds one in either mode. Through the embedded engine both attachments live in this
+ * process, which is SuperClassic's shape. */
+static const char *classic_or_superclassic(fb_conn *c)
+{
+    isc_db_handle probe = 0;
+    dg_err e = DG_ERR_INIT;
+    if (open_session(c, &probe, &e))
+        return "SuperClassic or Classic";
+    const char *mode = "SuperClassic or Classic";
+    int64_t id = attachment_id(c, &probe);
+    fb_stmt *q = NULL;
+    if (id >= 0) {
+        dg_value p = dg_vint(id);
+        if (query_row(c, &q,
+                      "SELECT COUNT(DISTINCT MON$SERVER_PID) FROM MON$ATTACHMENTS "
+                      "WHERE MON$ATTACHMENT_ID = CURRENT_CONNECTION OR MON$ATTACHMENT_ID = ?",
+                      &p, &e) == 0) {
+            int64_t n = col_int(q, 0);
+            mode = n == 2 ? "Classic" : n == 1 ? "SuperClassic" : mode;
+        }
+    }
+    stmt_destroy(q);
+    ISC_STATUS_ARRAY l;
+    isc_detach_database(l, &probe);
+    return mode;
+}
+
 static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
 {
     fb_conn *c = (fb_conn *)conn;
@@ -1895,7 +1940,7 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
     if (c->db_class == isc_info_db_class_server_access)
         mode = "Super";
     else if (c->db_class == isc_info_db_class_classic_access)
-        mode = col_int(s, 15) > 1 ? "Classic" : "SuperClassic or Classic";
+        mode = classic_or_superclassic(c);
     dg_server_info_add(out, "server_mode", mode);
     dg_server_info_add(out, "page_cache", c->db_class == isc_info_db_class_server_access
                                               ? "shared"
