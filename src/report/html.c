@@ -80,6 +80,7 @@ static bool is_text_col(const dg_rep_table *t, int c)
     return false;
 }
 
+/* A body cell; the first column of a table with row headers is a <th scope="row">. */
 static void cell(dg_strbuf *o, const dg_rep_table *t, int r, int c, bool text)
 {
     const dg_rep_cell *x = &t->cells[r * t->ncols + c];
@@ -87,9 +88,11 @@ static void cell(dg_strbuf *o, const dg_rep_table *t, int r, int c, bool text)
     const char *v = x->str ? x->str : dg_rep_fmt_num(x->num, dg_rep_col_decimals(t, c), buf,
                                                      sizeof buf);
     bool wrap = text && x->str && strlen(x->str) > 60;
-    dg_sb_printf(o, "<td%s>", wrap ? " class=\"wrap\"" : text ? "" : " class=\"num\"");
+    const char *tag = t->row_head && c == 0 ? "th" : "td";
+    dg_sb_printf(o, "<%s%s%s>", tag, tag[1] == 'h' ? " scope=\"row\"" : "",
+                 wrap ? " class=\"wrap\"" : text ? "" : " class=\"num\"");
     esc(o, v);
-    dg_sb_add(o, "</td>");
+    dg_sb_printf(o, "</%s>", tag);
 }
 
 static void figures(dg_strbuf *o, const dg_rep_table *t)

@@ -4,8 +4,8 @@
  * Layout: per-run figures (summaries, merged latency percentiles), formatting helpers,
  * the per-run section (facts, headline figures, time series, transactions, load, errors),
  * the overview of several runs, the sweep section (points grouped by their declared
- * parameters, one chart per varied parameter and metric, the study table), and
- * dg_report_build which puts them in order.
+ * parameters, one chart per varied parameter and metric, the pivot tables of the medians,
+ * the study table), and dg_report_build which puts them in order.
  */
 #include "report/model.h"
 
@@ -92,6 +92,7 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
         out->db_size_bytes = num(doc, "load.db_size_bytes");
     out->load_s = num(doc, "load.seconds");
     out->load_mb_per_s = num(doc, "load.mb_per_s");
+    out->tpmc = num(doc, "workload_metrics.tpmC");
     out->complete = !json_is_false(dg_res_get(doc, "run.complete"));
 }
 
@@ -311,8 +312,7 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
     }
 }
 
-static void run_figures(dg_rep_section *sec, const json_t *doc, const dg_rep_summary *sum,
-                        const char *id)
+static void run_figures(dg_rep_section *sec, const dg_rep_summary *sum, const char *id)
 {
     char *tid = xasprintf("%s-figures", id);
     dg_rep_table *t = dg_rep_table_add(sec, tid, "Headline figures", DG_TABLE_FIGURES);
@@ -323,8 +323,7 @@ static void run_figures(dg_rep_section *sec, const json_t *doc, const dg_rep_sum
     dg_rep_col_add(t, "p99 latency", "ms", DG_PREC_EACH);
     dg_rep_col_add(t, "host CPU", "%", 0);
     dg_rep_col_add(t, "errors", NULL, 0);
-    double tpm = num(doc, "workload_metrics.tpmC");
-    if (isfinite(tpm))
+    if (isfinite(sum->tpmc))
         dg_rep_col_add(t, "tpmC", NULL, 1);
     dg_rep_row(t);
     dg_rep_num(t, 0, sum->tps);
@@ -333,8 +332,8 @@ static void run_figures(dg_rep_section *sec, const json_t *doc, const dg_rep_sum
     dg_rep_num(t, 3, sum->p99_ms);
     dg_rep_num(t, 4, sum->cpu_pct);
     dg_rep_num(t, 5, sum->errors);
-    if (isfinite(tpm))
-        dg_rep_num(t, 6, tpm);
+    if (isfinite(sum->tpmc))
+        dg_rep_num(t, 6, sum->tpmc);
 }
 
 typedef struct ival_col {
@@ -640,7 +639,7 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
     sec->folded = folded;
     dg_rep_summary sum;
     dg_rep_summarize(run->doc, &sum);
-    run_figures(sec, run->doc, &sum, id);
+    run_figures(sec, &sum, id);
     run_facts(sec, run, id);
     const json_t *w = dg_res_get(run->doc, "warmup");
     if (num(w, "duration_s") > 0)
@@ -874,7 +873,7 @@ static void sweep_free(sweep *w)
     free(w->g);
 }
 
-typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE } metric;
+typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_TPMC } metric;
 
 static double metric_of(const dg_rep_summary *s, metric m)
 {
@@ -884,6 +883,7 @@ static double metric_of(const dg_rep_summary *s, metric m)
     case M_CPU: return s->cpu_pct;
     case M_LOAD_MBPS: return s->load_mb_per_s;
     case M_SIZE: return s->db_size_bytes;
+    case M_TPMC: return s->tpmc;
     }
     return NAN;
 }
@@ -1116,6 +1116,80 @@ static void sweep_tps_cpu(dg_rep_section *sec, const sweep *w, int kx, int index
         dg_rep_chart_autolog(c, true, 10);
 }
 
+/* A pivot table of metric m: one row per value of the first varied parameter (the one
+ * the first charts are drawn against), one column per series of the charts (a
+ * combination of the other varied parameters, named as their lines are; a single column
+ * named after the metric when there is no other), each cell the median of the point's
+ * repeats ("-" for a combination without a run). */
+static void sweep_pivot(dg_rep_section *sec, const sweep *w, metric m)
+{
+    static const struct {
+        metric m;
+        const char *id, *what, *col, *unit, *note;
+        int prec;
+    } defs[] = {
+        {M_TPS, "sweep-pivot-tps", "Throughput", "throughput", "tx/s", NULL, DG_PREC_AUTO},
+        {M_P95, "sweep-pivot-p95", "95th percentile latency", "p95 latency", "ms",
+         "over all transaction types, from the merged histograms", DG_PREC_EACH},
+        {M_TPMC, "sweep-pivot-tpmc", "tpmC", "New-Orders per minute", "tpmC",
+         "the workload's tpmC: New-Orders committed per minute", 1},
+    };
+    size_t d = 0;
+    while (d + 1 < sizeof defs / sizeof defs[0] && defs[d].m != m)
+        d++;
+    const int kx = 0;
+    const param *px = &w->p[kx];
+    dg_strbuf sb = DG_STRBUF_INIT;
+    for (int k = 1; k < w->np; k++)
+        dg_sb_printf(&sb, "%s%s", k == 1 ? "" : k + 1 < w->np ? ", " : " and ", w->p[k].name);
+    char *title = xasprintf("%s by %s%s%s (medians over repeats)", defs[d].what, px->name,
+                            w->np > 2 ? ", " : w->np == 2 ? " and " : "", dg_sb_str(&sb));
+    dg_sb_free(&sb);
+    dg_rep_table *t = dg_rep_table_add(sec, defs[d].id, title, DG_TABLE_GRID);
+    free(title);
+    t->row_head = true;
+    if (defs[d].note)
+        t->note = xstrdup(defs[d].note);
+    dg_rep_col_add(t, px->name, NULL, DG_PREC_AUTO);
+    /* the columns: the groups in the charts' order, a new column where the other
+     * parameters' values change; col[g] is group g's column */
+    int *order = xmalloc((size_t)(w->ng ? w->ng : 1) * sizeof *order);
+    int *col = xmalloc((size_t)(w->ng ? w->ng : 1) * sizeof *col);
+    sort_groups(w, kx, order);
+    const group *prev = NULL;
+    for (int oi = 0; oi < w->ng; oi++) {
+        const group *g = &w->g[order[oi]];
+        col[order[oi]] = -1;
+        if (g->vi[kx] < 0)
+            continue;
+        if (!prev || line_cmp(w, prev, g, kx) != 0) {
+            dg_strbuf name = DG_STRBUF_INIT;
+            for (int k = 0; k < w->np; k++)
+                if (k != kx)
+                    dg_sb_printf(&name, "%s%s=%s", name.len ? ", " : "", w->p[k].name,
+                                 g->vi[k] >= 0 ? w->p[k].vals[g->vi[k]] : "-");
+            dg_rep_col_add(t, name.len ? dg_sb_str(&name) : defs[d].col, defs[d].unit,
+                           defs[d].prec);
+            dg_sb_free(&name);
+        }
+        col[order[oi]] = t->ncols - 1;
+        prev = g;
+    }
+    for (int vi = 0; vi < px->nvals; vi++) {
+        dg_rep_row(t);
+        dg_rep_str(t, 0, px->vals[vi]);
+        for (int g = 0; g < w->ng; g++) {
+            if (w->g[g].vi[kx] != vi || col[g] < 0)
+                continue;
+            double med, lo, hi;
+            group_stat(w, &w->g[g], m, &med, &lo, &hi);
+            dg_rep_num(t, col[g], med);
+        }
+    }
+    free(col);
+    free(order);
+}
+
 static void sweep_table(dg_rep_section *sec, const sweep *w, bool repeats)
 {
     double maxsize = 0;
@@ -1229,6 +1303,14 @@ static void sweep_section(dg_report *rep, sweep *w)
         if (w->np == 1 && w->p[k].numeric && strcmp(w->p[k].name, "scale") != 0)
             sweep_tps_cpu(sec, w, k, ++index);
     }
+    /* the medians behind the charts, as a grid to read them from */
+    sweep_pivot(sec, w, M_TPS);
+    sweep_pivot(sec, w, M_P95);
+    bool any_tpmc = false;
+    for (int r = 0; r < w->s->nruns; r++)
+        any_tpmc |= isfinite(w->sums[r].tpmc);
+    if (any_tpmc)
+        sweep_pivot(sec, w, M_TPMC);
     sweep_table(sec, w, repeats);
 }
 

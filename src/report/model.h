@@ -79,6 +79,7 @@ typedef struct dg_rep_summary {
     double errors;
     double db_size_bytes;  /* monitor.db_size_before_bytes, else load.db_size_bytes */
     double load_s, load_mb_per_s;
+    double tpmc;           /* workload_metrics.tpmC, the workload's headline figure */
     bool complete;
 } dg_rep_summary;
 
@@ -116,6 +117,8 @@ typedef struct dg_rep_table {
     char *id, *title, *note;
     dg_table_style style;
     bool folded;      /* HTML: collapsed by default (long tables) */
+    bool row_head;    /* the first column names the rows (a pivot's x values); HTML makes
+                         its cells row headers */
     int ncols;
     dg_rep_col *cols;
     int nrows, cap;   /* cells[row * ncols + col] */

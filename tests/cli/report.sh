@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # dbgauge report and compare on fixture result files (tests/fixtures/results, made by
-# tests/tools/make_fixtures.c with the real writers; see cli/fixtures): golden text/markdown/CSV outputs, HTML structure, chart geometry and
+# tests/tools/make_fixtures.c with the real writers; see cli/fixtures): golden text/markdown/CSV outputs, HTML structure, chart geometry, the sweep's pivot tables cell by cell, and
 # escaping, JSON, compare verdicts, and input errors (exit 1, nothing written).
 # After an intended change of the outputs: DG_UPDATE_GOLDEN=1 ctest -R cli/report
 source "$(dirname "$0")/common.bash"
@@ -63,7 +63,67 @@ html_check "$TMP/sweep.html" structure svgs=85 \
   "series=sweep-1:terminals=4:16,306.17;160,212.33" \
   "series=sweep-5:scale=1:1,101;2,175.83;4,306.17" \
   "series=sweep-2:terminals=1:16,40;160,32" "series=sweep-2:terminals=4:16,40;160,32" \
-  "present=has no result file (status: failed)"
+  "present=has no result file (status: failed)" \
+  "pivot=sweep-pivot-tps:tps:$RES/sweep" "pivot=sweep-pivot-p95:p95:$RES/sweep" \
+  "absent=t-sweep-pivot-tpmc"
+
+# the pivot tables, checked cell by cell against medians computed from the point files
+# (report_html.py pivot=): a sweep made from the fixture's with the x parameter second in
+# the files' order (terminals), a labelled parameter (db=hdd:URL,ssd:URL, whose columns are
+# named by label), the workload's tpmC, p95 that differ per column, and a combination
+# without any run (its cell is "-"); and one with a single series (one value column)
+checks=$((checks + 1))
+"$PY" - "$RES/sweep" "$TMP/lab" "$TMP/one" <<'PY' || fail "making the pivot sweeps"
+import glob, json, os, sys
+src, lab, one = sys.argv[1:]
+exp = json.load(open(os.path.join(src, "experiment.json")))
+urls = {"hdd": "sqlite:/hdd/b.db", "ssd": "sqlite:/ssd/b.db"}
+def relabel(params):
+    return {"terminals": params["terminals"], "db": "hdd" if params["scale"] == "1" else "ssd"}
+os.makedirs(lab)
+os.makedirs(one)
+for pt in exp["points"]:
+    f = os.path.join(src, pt["file"])
+    if not os.path.exists(f):
+        continue
+    doc = json.load(open(f))
+    scale1 = pt["params"]["scale"] == "1"
+    if scale1:
+        json.dump(doc, open(os.path.join(one, pt["file"]), "w"))
+    if pt["id"] == "p005":  # scale=10 terminals=2: no run of db=ssd at 2 terminals
+        continue
+    doc["sweep"]["params"] = relabel(doc["sweep"]["params"])
+    doc["sweep"]["values"] = {"db": urls[doc["sweep"]["params"]["db"]]}
+    rep = doc["sweep"]["repeat"]
+    doc["workload_metrics"] = {"tpmC": doc["totals"]["tps"] * 27 + 0.25 * rep}
+    doc["workload_metric_units"] = {"tpmC": "New-Orders committed/min"}
+    lat = doc["transactions"][0]["latency_ms"]
+    lat["p95"] = lat["p95"] * (1.0 if scale1 else 3.1) + 0.05 * rep
+    json.dump(doc, open(os.path.join(lab, pt["file"]), "w"))
+e = dict(exp)
+e["parameters"] = [{"name": "terminals", "values": ["1", "2", "4"]},
+                   {"name": "db", "values": ["hdd", "ssd"], "labels": urls}]
+e["points"] = [dict(pt, params=relabel(pt["params"]), values={"db": urls[relabel(pt["params"])["db"]]})
+               for pt in exp["points"]]
+json.dump(e, open(os.path.join(lab, "experiment.json"), "w"))
+e = dict(exp)
+e["points"] = [pt for pt in exp["points"] if pt["params"]["scale"] == "1"]
+json.dump(e, open(os.path.join(one, "experiment.json"), "w"))
+PY
+"$DBGAUGE" report "$TMP/lab" -o "$TMP/lab.html" 2>/dev/null || fail "report lab: exit $?"
+html_check "$TMP/lab.html" structure \
+  "pivot=sweep-pivot-tps:tps:$TMP/lab" "pivot=sweep-pivot-p95:p95:$TMP/lab" \
+  "pivot=sweep-pivot-tpmc:tpmC:$TMP/lab" "absent=sqlite:/ssd"
+checks=$((checks + 1))
+"$DBGAUGE" report "$TMP/lab" >"$TMP/lab.txt" 2>/dev/null || fail "report lab (text): exit $?"
+# the text report has the same pivot: rows terminals, columns db=hdd and db=ssd
+awk '/^tpmC by terminals and db/ {on = 1} on && NF == 0 {exit} on' "$TMP/lab.txt" >"$TMP/lab-tpmc.txt"
+[ "$(sed -n 2p "$TMP/lab-tpmc.txt" | tr -s ' ')" = " terminals db=hdd db=ssd" ] \
+  && [ "$(sed -n 5p "$TMP/lab-tpmc.txt" | tr -s ' ')" = " 2 4747.9 -" ] \
+  || fail "text pivot of tpmC: $(cat "$TMP/lab-tpmc.txt")"
+"$DBGAUGE" report "$TMP/one" -o "$TMP/one.html" 2>/dev/null || fail "report one: exit $?"
+html_check "$TMP/one.html" structure \
+  "pivot=sweep-pivot-tps:tps:$TMP/one" "pivot=sweep-pivot-p95:p95:$TMP/one"
 
 # every string from a result file is escaped
 dg report hostile.json -o "$TMP/hostile.html" 2>/dev/null

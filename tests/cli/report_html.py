@@ -11,10 +11,21 @@ usage: report_html.py REPORT.html CHECK...   where CHECK is one of
                        through the axis ticks to these points, within one pixel
   absent=TEXT          TEXT does not occur in the raw file
   present=TEXT         TEXT occurs in the raw file
+  pivot=TABLE:METRIC:DIR
+                       the <table id="t-TABLE"> is the pivot of METRIC (tps, p95 or tpmC)
+                       of the sweep in DIR, computed here from DIR/experiment.json and the
+                       point files: caption, header row (the x parameter, then one column
+                       per combination of the other varied parameters, "k=v, k=v", or the
+                       metric's name when there is none; with units), one row per value of
+                       the x parameter (the first varied one) as row headers, and each cell
+                       the median over repeats, equal to it at the decimals shown ("-" for
+                       a combination without a run)
 Exit 0 when every check passes; prints one line per failure.
 """
 import html.parser
+import json
 import math
+import os
 import re
 import sys
 
@@ -30,6 +41,10 @@ class Walker(html.parser.HTMLParser):
         self.cur_svg = None
         self.in_title = False
         self.tags = {}
+        self.tables = {}        # id -> {"caption", "head": [cells], "body": [[cells]]}
+        self.table = None       # the table being read; a cell is {"tag", "attrs", "text", "unit"}
+        self.part = self.row = self.cell = None
+        self.in_unit = self.in_caption = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -41,6 +56,7 @@ class Walker(html.parser.HTMLParser):
             self.element(tag, a)
             if tag == "title" and len(self.stack) and self.stack[-1] == "svg":
                 self.in_title = True
+        self.table_start(tag, a)
         if tag not in VOID:
             self.stack.append(tag)
 
@@ -60,7 +76,45 @@ class Walker(html.parser.HTMLParser):
         if tag == "path" and cls == "series":
             self.cur_svg["paths"].append((a.get("data-series"), a.get("d", "")))
 
+    def table_start(self, tag, a):
+        if tag == "table":
+            self.table = {"caption": "", "head": [], "body": []}
+            self.tables[a.get("id", "")] = self.table
+        elif self.table is None:
+            return
+        elif tag == "caption":
+            self.in_caption = True
+        elif tag in ("thead", "tbody"):
+            self.part = tag
+        elif tag == "tr":
+            self.row = []
+        elif tag in ("th", "td"):
+            self.cell = {"tag": tag, "attrs": a, "text": "", "unit": ""}
+        elif tag == "span" and self.cell is not None and a.get("class") == "unit":
+            self.in_unit = True
+
+    def table_end(self, tag):
+        if self.table is None:
+            return
+        if tag == "table":
+            self.table = None
+        elif tag == "caption":
+            self.in_caption = False
+        elif tag == "tr" and self.row is not None:
+            if self.part == "thead":
+                self.table["head"] = self.row
+            else:
+                self.table["body"].append(self.row)
+            self.row = None
+        elif tag in ("th", "td") and self.cell is not None:
+            if self.row is not None:
+                self.row.append(self.cell)
+            self.cell = None
+        elif tag == "span":
+            self.in_unit = False
+
     def handle_endtag(self, tag):
+        self.table_end(tag)
         if tag in VOID:
             return
         if not self.stack or self.stack[-1] != tag:
@@ -78,6 +132,10 @@ class Walker(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.in_title and self.cur_svg is not None:
             self.cur_svg["title"] += data
+        if self.in_caption:
+            self.table["caption"] += data
+        elif self.cell is not None:
+            self.cell["unit" if self.in_unit else "text"] += data
 
 
 def axis_map(ticks, axis):
@@ -103,6 +161,134 @@ def axis_map(ticks, axis):
 
 def path_points(d):
     return [(float(x), float(y)) for x, y in re.findall(r"[ML]\s*([-\d.]+)[ ,]([-\d.]+)", d)]
+
+
+# ---- the pivot of a sweep, computed from its files --------------------------------------
+
+HIST_GROUP_BITS, HIST_SUB_COUNT = 10, 2048  # src/stats/hist.h: 2048 exact values, then
+                                            # 1024 buckets per power of two
+
+
+def hist_percentile(hists, pct):
+    """dg_hist_percentile of the merged histograms of a result file, in ms."""
+    counts, lo, hi = {}, None, None
+    for h in hists:
+        for low, n in h["buckets"]:
+            counts[low] = counts.get(low, 0) + n
+        lo = h["min_ns"] if lo is None else min(lo, h["min_ns"])
+        hi = h["max_ns"] if hi is None else max(hi, h["max_ns"])
+    total = sum(counts.values())
+    if not total:
+        return None
+    want = pct / 100.0 * total
+    rank = min(total, max(1, math.ceil(want - want * 1e-12)))
+    seen = 0
+    for low in sorted(counts):
+        seen += counts[low]
+        if seen >= rank:
+            width = 1 if low < HIST_SUB_COUNT else 1 << (low.bit_length() - 1 - HIST_GROUP_BITS)
+            return min(max(low + (width - 1) // 2, lo), hi) / 1e6
+    return hi / 1e6
+
+
+def run_metric(doc, metric):
+    if metric == "tps":
+        return doc.get("totals", {}).get("tps")
+    if metric == "tpmC":
+        return doc.get("workload_metrics", {}).get("tpmC")
+    txs = doc.get("transactions", [])
+    if txs and all("histogram" in t for t in txs):
+        return hist_percentile([t["histogram"] for t in txs], 95)
+    if len(txs) == 1:
+        return txs[0].get("latency_ms", {}).get("p95")
+    return None
+
+
+def median(v):
+    v = sorted(x for x in v if x is not None and math.isfinite(x))
+    if not v:
+        return None
+    k = len(v)
+    return v[k // 2] if k % 2 else 0.5 * (v[k // 2 - 1] + v[k // 2])
+
+
+PIVOT = {"tps": ("Throughput", "throughput", "tx/s"),
+         "p95": ("95th percentile latency", "p95 latency", "ms"),
+         "tpmC": ("tpmC", "New-Orders per minute", "tpmC")}
+
+
+def expected_pivot(metric, d):
+    """caption, header [(name, unit)], rows [(x value, [median or None])] of a sweep dir."""
+    exp = json.load(open(os.path.join(d, "experiment.json")))
+    runs = []
+    for pt in exp["points"]:
+        f = os.path.join(d, pt["file"])
+        if os.path.exists(f):
+            doc = json.load(open(f))
+            runs.append((doc["sweep"]["params"], run_metric(doc, metric)))
+    # the varied parameters in the index's order, their values in its order
+    params = []
+    for p in exp["parameters"]:
+        seen = [r[0].get(p["name"]) for r in runs]
+        if len(set(seen)) > 1:
+            params.append((p["name"], [v for v in p["values"] if v in seen]))
+    x, others = params[0], params[1:]
+    index = lambda name, vals, r: vals.index(r[0][name])
+    combos = sorted({tuple(index(n, vs, r) for n, vs in others) for r in runs})
+    what, col, unit = PIVOT[metric]
+    names = [", ".join("%s=%s" % (n, vs[c[k]]) for k, (n, vs) in enumerate(others)) or col
+             for c in combos]
+    rest = [n for n, _ in others]
+    caption = "%s by %s (medians over repeats)" % (
+        what, x[0] + (", " if len(rest) > 1 else " and " if rest else "")
+        + (", ".join(rest[:-1]) + " and " + rest[-1] if len(rest) > 1 else "".join(rest)))
+    rows = []
+    for xv in x[1]:
+        cells = []
+        for c in combos:
+            vals = [m for p, m in runs if p[x[0]] == xv
+                    and tuple(index(n, vs, (p,)) for n, vs in others) == c]
+            cells.append(median(vals) if vals else "missing")
+        rows.append((xv, cells))
+    return caption, [(x[0], "")] + [(n, unit) for n in names], rows
+
+
+def check_pivot(w, arg):
+    tid, metric, d = arg.split(":", 2)
+    t = w.tables.get("t-" + tid)
+    if t is None:
+        return ["no table t-%s (tables: %s)" % (tid, sorted(w.tables))]
+    caption, head, rows = expected_pivot(metric, d)
+    fails = []
+    if t["caption"] != caption:
+        fails.append("table %s: caption %r, expected %r" % (tid, t["caption"], caption))
+    got_head = [(c["text"], c["unit"]) for c in t["head"]]
+    if got_head != head:
+        fails.append("table %s: header %s, expected %s" % (tid, got_head, head))
+    if len(t["body"]) != len(rows):
+        return fails + ["table %s: %d rows, expected %d" % (tid, len(t["body"]), len(rows))]
+    for got, (xv, want) in zip(t["body"], rows):
+        first = got[0]
+        if first["tag"] != "th" or first["attrs"].get("scope") != "row" or first["text"] != xv:
+            fails.append("table %s: row starts with <%s> %r, expected a row header %r"
+                         % (tid, first["tag"], first["text"], xv))
+        if len(got) != 1 + len(want):
+            fails.append("table %s row %s: %d cells, expected %d" % (tid, xv, len(got), 1 + len(want)))
+            continue
+        for name, c, v in zip([h[0] for h in head[1:]], got[1:], want):
+            text = c["text"]
+            if v == "missing" or v is None:
+                ok = text == "-"
+            else:
+                dec = len(text.partition(".")[2])
+                try:
+                    ok = abs(float(text) - v) <= 0.5 * 10 ** -dec * (1 + 1e-9) + 1e-12
+                except ValueError:
+                    ok = False
+            if not ok:
+                fails.append("table %s, %s=%s, %s: cell %r, expected %s"
+                             % (tid, head[0][0], xv, name, text, v))
+    return fails
 
 
 def main():
@@ -172,6 +358,8 @@ def main():
         elif name == "present":
             if arg not in raw:
                 fails.append("missing %r" % arg)
+        elif name == "pivot":
+            fails += check_pivot(w, arg)
         else:
             fails.append("unknown check %r" % check)
     for f in fails:

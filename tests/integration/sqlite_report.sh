@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # dbgauge report and compare on real result files: a 2x2 sweep (scale x terminals) and two
 # plain runs on SQLite. The report reads what run and sweep really write: every chart is
-# there, the HTML is well formed, the sweep table has a row per point with its load, and
-# compare matches two sweeps point by point.
+# there, the HTML is well formed, the pivot tables hold the medians of the point files
+# (p95 from their merged histograms), the sweep table has a row per point with its load,
+# and compare matches two sweeps point by point.
 source "$(dirname "$0")/common.bash"
 PY=python3
 if /usr/bin/python3 -c 'import html5lib' 2>/dev/null; then PY=/usr/bin/python3; fi
@@ -21,7 +22,9 @@ grep -q "are two sweeps: a report shows one" "$TMP/err" || fail "two sweeps in o
 [ ! -e "$TMP/s12.html" ] || fail "a refused report left a file behind"
 "$PY" "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" structure \
   "title=Business operations per second vs database size" "title=Load speed vs database size" \
-  "title=Throughput vs terminals" "title=Host CPU use vs terminals" >&2 || fail "s1.html"
+  "title=Throughput vs terminals" "title=Host CPU use vs terminals" \
+  "pivot=sweep-pivot-tps:tps:$TMP/s1" "pivot=sweep-pivot-p95:p95:$TMP/s1" \
+  "absent=t-sweep-pivot-tpmc" >&2 || fail "s1.html"
 
 "$DBGAUGE" report --format json "$TMP/s1" >"$TMP/s1.json" || fail "report --format json"
 "$PY" - "$TMP/s1.json" <<'PY' || fail "sweep model"

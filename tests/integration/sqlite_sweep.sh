@@ -58,6 +58,10 @@ json "$TMP/s4/experiment.json" "d['parameters'][0]['values'] == ['hdd', 'ssd'] a
 grep -q "db=ssd" "$TMP/out4" || fail "summary line without the label: $(cat "$TMP/out4")"
 "$DBGAUGE" report "$TMP/s4" --format markdown > "$TMP/rep4.md"
 grep -q "ssd" "$TMP/rep4.md" && grep -q "hdd" "$TMP/rep4.md" || fail "report does not name the series by label"
+# its pivot tables: one row per label, one value column
+"$DBGAUGE" report "$TMP/s4" -o "$TMP/rep4.html" 2>/dev/null
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/rep4.html" "pivot=sweep-pivot-tps:tps:$TMP/s4" \
+  "pivot=sweep-pivot-p95:p95:$TMP/s4" >&2 || fail "pivot tables of the labelled sweep"
 "$DBGAUGE" compare "$TMP/s4/p001-db=hdd-r1.json" "$TMP/s4/p002-db=ssd-r1.json" > "$TMP/cmp4" || true
 grep -q "db=ssd" "$TMP/cmp4" || { cat "$TMP/cmp4"; fail "compare does not name the sides by label"; }
 
