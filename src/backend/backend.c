@@ -810,6 +810,107 @@ int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *
     return rc;
 }
 
+int dg_object_stats(dg_conn *c, const char *const *tables, dg_objstat **out, int *n, dg_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    const char *sql = c->dialect->object_stats_sql;
+    if (!sql) {
+        if (!c->be->object_stats)
+            return dg_err_set(err, DG_E_UNSUPPORTED, DG_EC_USER, 0, NULL,
+                              "%s tells no table and index statistics", c->be->name);
+        int rc = c->be->object_stats(c, tables, out, n, err);
+        if (rc) {
+            free(*out);
+            *out = NULL;
+            *n = 0;
+        }
+        return rc;
+    }
+    dg_stmt *s = NULL;
+    int rc = dg_prepare(c, sql, &s, err);
+    if (rc)
+        return rc;
+    int np = dg_sql_count_params(sql);
+    dg_value v[4];
+    for (const char *const *t = tables; *t && rc == 0; t++) {
+        for (int i = 0; i < np && i < 4; i++)
+            v[i] = dg_vstr(*t);
+        if ((rc = dg_execute(s, v, np < 4 ? np : 4, err)) != 0)
+            break;
+        int r;
+        while ((r = dg_fetch(s, err)) == 1) {
+            *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+            dg_objstat *o = &(*out)[(*n)++];
+            memset(o, 0, sizeof *o);
+            snprintf(o->table, sizeof o->table, "%s", *t);
+            dg_value x;
+            dg_column(s, 0, &x);
+            dg_value_format(&x, o->name, sizeof o->name);
+            char kind[16];
+            dg_column(s, 1, &x);
+            dg_value_format(&x, kind, sizeof kind);
+            o->index = !strcmp(kind, "index");
+            int64_t iv;
+            dg_column(s, 2, &x);
+            o->rows = dg_value_as_int(&x, &iv) && iv >= 0 ? iv : -1;
+            dg_column(s, 3, &x);
+            o->bytes = dg_value_as_int(&x, &iv) && iv >= 0 ? iv : -1;
+            dg_column(s, 4, &x);
+            o->depth = dg_value_as_int(&x, &iv) && iv > 0 ? (int)iv : -1;
+        }
+        if (r < 0)
+            rc = r;
+    }
+    dg_stmt_free(s);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+int dg_server_setting(dg_conn *c, const dg_server_info *si, const char *name, char *out,
+                      size_t outlen, dg_err *err)
+{
+    out[0] = '\0';
+    const dg_dialect *d = c->dialect;
+    if (d->server_setting_sql) {
+        dg_stmt *s = NULL;
+        int rc = dg_prepare(c, d->server_setting_sql, &s, err);
+        if (rc)
+            return rc;
+        dg_value p = dg_vstr(name);
+        if ((rc = dg_execute(s, &p, 1, err)) == 0) {
+            int r = dg_fetch(s, err);
+            if (r < 0) {
+                rc = r;
+            } else if (r == 0) {
+                rc = dg_err_fail(err, DG_E_NOTFOUND, "%s has no setting '%s'", c->be->name, name);
+            } else {
+                dg_value v;
+                dg_column(s, 0, &v);
+                dg_value_format(&v, out, outlen);
+                dg_stmt_reset(s);
+            }
+        }
+        dg_stmt_free(s);
+        return rc;
+    }
+    for (const char *const *m = d->server_setting_info; m && m[0]; m += 2) {
+        if (strcasecmp(m[0], name))
+            continue;
+        for (int i = 0; si && i < si->nsettings; i++)
+            if (!strcmp(si->settings[i].name, m[1])) {
+                snprintf(out, outlen, "%s", si->settings[i].value);
+                return 0;
+            }
+    }
+    return dg_err_set(err, DG_E_UNSUPPORTED, DG_EC_USER, 0, NULL,
+                      "%s does not tell the value of '%s' to a client", c->be->name, name);
+}
+
 int dg_sql_count_params(const char *sql)
 {
     int n = 0;

@@ -136,6 +136,16 @@ typedef struct dg_dbstats {
     int64_t db_size_bytes;   /* current size of the database */
 } dg_dbstats;
 
+/* One table or index as the engine's statistics show it after a load (dg_object_stats). */
+typedef struct dg_objstat {
+    char table[64]; /* the table, as the engine spells it */
+    char name[96];  /* the object: the table itself or one of its indexes */
+    bool index;
+    int64_t rows;   /* rows, or an index's entries; -1 when not told */
+    int64_t bytes;  /* on disk; -1 when not told */
+    int depth;      /* an index's tree levels (1 = the root is a leaf); -1 when not told */
+} dg_objstat;
+
 #define DG_MAX_SETTINGS 32
 typedef struct dg_server_info {
     char version[128];
@@ -210,6 +220,16 @@ typedef struct dg_dialect {
                                     data (with its out-of-line values) and of its indexes;
                                     every ? is the table's name. NULL: the engine tells
                                     none in SQL (dg_table_bytes) */
+    const char *server_setting_sql; /* a query of one text column, the effective value of
+                                       the server setting named by its one ?; NULL: see
+                                       server_setting_info */
+    const char *const *server_setting_info; /* without such a query: pairs of a setting's
+                                               name and the server_info entry that shows its
+                                               effective value, NULL-ended (Firebird:
+                                               ServerMode, server_mode) */
+    const char *object_stats_sql; /* rows of (name, 'table' or 'index', rows, bytes, depth)
+                                     for a table and each of its indexes, every ? the
+                                     table's name; NULL: the backend's object_stats op */
     const char *table_bytes_refresh; /* run before it with the table's name appended, where
                                         the figures are statistics that may be stale
                                         (MariaDB: "ANALYZE TABLE "); NULL: none */
@@ -328,6 +348,11 @@ struct dg_backend {
     void (*conn_cache_stats)(dg_conn *c, int64_t *hits, int64_t *misses);
     /* True if table exists (in the connection's database / schema). */
     int (*table_exists)(dg_conn *c, const char *table, bool *out, dg_err *err);
+    /* Optional, for engines whose statistics are not in SQL (dialect object_stats_sql
+     * NULL): the tables' and their indexes' figures, appended to *out (xrealloc'd, *n
+     * entries). NULL: dg_object_stats says DG_E_UNSUPPORTED. */
+    int (*object_stats)(dg_conn *c, const char *const *tables, dg_objstat **out, int *n,
+                        dg_err *err);
     /* Called from ANOTHER thread while c may be blocked in a call: makes that call return
      * with an error soon (the connection's socket shut down, or the engine told to stop),
      * even when the server does not answer. c is unusable afterwards but must still be
@@ -534,6 +559,20 @@ int dg_query_ints(dg_conn *c, const char *sql, const dg_value *params, int n, in
  * no such query. */
 int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *index_bytes,
                    dg_err *err);
+
+/* Per table of tables (NULL-ended) and per index of it: rows, bytes on disk and index
+ * depth as the engine's statistics tell them (read after the load's ANALYZE), into a
+ * new array *out of *n entries (free()). A table the database does not hold is left
+ * out. DG_E_UNSUPPORTED when the engine tells none. */
+int dg_object_stats(dg_conn *c, const char *const *tables, dg_objstat **out, int *n, dg_err *err);
+
+/* The effective value of the server setting name (as the server's configuration spells
+ * it, e.g. PostgreSQL's shared_buffers, MariaDB's innodb_buffer_pool_size, Firebird's
+ * ServerMode) into out, read through the dialect's server_setting_sql or, failing that,
+ * from si (the connection's server_info) by server_setting_info. DG_E_NOTFOUND when the
+ * server does not know the name, DG_E_UNSUPPORTED when the engine cannot tell it. */
+int dg_server_setting(dg_conn *c, const dg_server_info *si, const char *name, char *out,
+                      size_t outlen, dg_err *err);
 
 /* True when host names this machine: NULL (a default local socket), a socket directory
  * ("/run/postgresql"), "localhost", a 127.x.y.z address or ::1. A server there keeps its

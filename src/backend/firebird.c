@@ -1961,6 +1961,194 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
     return 0;
 }
 
+/* ---- table and index statistics: gstat through the Services API -------------------------- */
+
+/* The service manager of the database's server ("host/port:service_mgr", or the embedded
+ * engine's) and the database's path as that server knows it. */
+static void service_names(const fb_conn *c, char *svc, size_t svclen, const char **db)
+{
+    const char *colon = c->remote ? strchr(c->target[0] == '[' ? strchr(c->target, ']') : c->target, ':')
+                                  : NULL;
+    if (colon) {
+        snprintf(svc, svclen, "%.*s:service_mgr", (int)(colon - c->target), c->target);
+        *db = colon + 1;
+    } else {
+        snprintf(svc, svclen, "service_mgr");
+        *db = c->target;
+    }
+}
+
+/* "...name: 123..." in line: the number after name, -1 when absent. */
+static int64_t stat_field(const char *line, const char *name)
+{
+    const char *p = strstr(line, name);
+    if (!p)
+        return -1;
+    p += strlen(name);
+    while (*p == ' ' || *p == '\t' || *p == ':')
+        p++;
+    return *p >= '0' && *p <= '9' ? strtoll(p, NULL, 10) : -1;
+}
+
+static bool wanted_table(const char *const *tables, const char *name, const char **as)
+{
+    for (const char *const *t = tables; *t; t++)
+        if (!strcasecmp(*t, name)) {
+            *as = *t;
+            return true;
+        }
+    return false;
+}
+
+/* gstat -d -i -r's report, read line by line: a table's heading at the line's start
+ * ("CUSTACC (1979)"), its counts below it, then an indented "Index NAME (n)" heading per
+ * index with "depth: D, leaf buckets: L, nodes: N". A table's bytes are its pointer, data
+ * and blob pages; an index's, its leaf pages (the levels above add about 1/fan-out). */
+static int fb_object_stats(dg_conn *conn, const char *const *tables, dg_objstat **out, int *n,
+                           dg_err *err)
+{
+    fb_conn *c = (fb_conn *)conn;
+    char svcname[1100];
+    const char *db;
+    service_names(c, svcname, sizeof svcname, &db);
+    pblock spb = {.n = 0};
+    spb.buf[spb.n++] = isc_spb_version;
+    spb.buf[spb.n++] = isc_spb_current_version;
+    if (c->user && *c->user)
+        pb_str(&spb, isc_spb_user_name, c->user);
+    if (c->password && *c->password)
+        pb_str(&spb, isc_spb_password, c->password);
+    size_t dblen = strlen(db);
+    char req[1100];
+    size_t rn = 0;
+    if (spb.overflow || dblen > sizeof req - 16)
+        return dg_err_fail(err, DG_E_INVAL, "Firebird service parameters are too long");
+    req[rn++] = isc_action_svc_db_stats;
+    req[rn++] = isc_spb_dbname;
+    req[rn++] = (char)(dblen & 0xff);
+    req[rn++] = (char)(dblen >> 8);
+    memcpy(req + rn, db, dblen);
+    rn += dblen;
+    uint32_t opts = isc_spb_sts_data_pages | isc_spb_sts_idx_pages | isc_spb_sts_record_versions;
+    req[rn++] = isc_spb_options;
+    for (int i = 0; i < 4; i++)
+        req[rn++] = (char)((opts >> (8 * i)) & 0xff);
+
+    isc_svc_handle svc = 0;
+    if (isc_service_attach(c->sv, 0, svcname, &svc, (unsigned short)spb.n, spb.buf) ||
+        isc_service_start(c->sv, &svc, NULL, (unsigned short)rn, req)) {
+        int rc = fill_error(c, NULL, NULL, err);
+        if (svc) {
+            ISC_STATUS_ARRAY l;
+            isc_service_detach(l, &svc);
+        }
+        dg_err_prefix(err, "cannot read the database's statistics (gstat)");
+        return rc;
+    }
+    /* the whole report (a few hundred bytes per table), then its lines */
+    static const char items[] = {isc_info_svc_to_eof};
+    char buf[16384];
+    dg_strbuf text = DG_STRBUF_INIT;
+    int rc = 0;
+    for (;;) {
+        if (isc_service_query(c->sv, &svc, NULL, 0, NULL, sizeof items, items, sizeof buf, buf)) {
+            rc = fill_error(c, NULL, NULL, err);
+            break;
+        }
+        if (buf[0] != isc_info_svc_to_eof)
+            break;
+        int len = (int)isc_vax_integer(buf + 1, 2);
+        if (len <= 0 || len > (int)sizeof buf - 4)
+            break; /* nothing more: the end */
+        dg_sb_addn(&text, buf + 3, (size_t)len);
+    }
+    ISC_STATUS_ARRAY l;
+    isc_service_detach(l, &svc);
+    if (rc) {
+        dg_sb_free(&text);
+        dg_err_prefix(err, "cannot read the database's statistics (gstat)");
+        return rc;
+    }
+    int64_t page_size = -1;
+    dg_objstat *table = NULL; /* the wanted table being read; NULL while skipping */
+    int table_i = -1, index_i = -1;
+    const char *all = text.buf ? text.buf : "";
+    for (const char *p = all; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        char line[1024];
+        if (len >= sizeof line)
+            len = sizeof line - 1;
+        memcpy(line, p, len);
+        line[len] = '\0';
+        p = eol ? eol + 1 : p + strlen(p);
+        if (len == 0)
+            continue;
+        char name[96];
+        int id;
+        if (page_size < 0 && strstr(line, "Page size"))
+            page_size = stat_field(line, "Page size");
+        if (line[0] != ' ' && line[0] != '\t' && sscanf(line, "%95s (%d)", name, &id) == 2 &&
+            line[strlen(line) - 1] == ')') {
+            const char *as;
+            table = NULL;
+            index_i = -1;
+            if (wanted_table(tables, name, &as)) {
+                *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+                table_i = (*n)++;
+                table = &(*out)[table_i];
+                memset(table, 0, sizeof *table);
+                snprintf(table->table, sizeof table->table, "%s", as);
+                snprintf(table->name, sizeof table->name, "%s", name);
+                table->rows = -1;
+                table->depth = -1;
+            }
+            continue;
+        }
+        if (!table)
+            continue;
+        table = &(*out)[table_i]; /* the array may have moved */
+        const char *t = line + strspn(line, " \t");
+        if (sscanf(t, "Index %95s (%d)", name, &id) == 2) {
+            *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+            index_i = (*n)++;
+            dg_objstat *ix = &(*out)[index_i];
+            memset(ix, 0, sizeof *ix);
+            snprintf(ix->table, sizeof ix->table, "%s", (*out)[table_i].table);
+            snprintf(ix->name, sizeof ix->name, "%s", name);
+            ix->index = true;
+            ix->rows = ix->bytes = -1;
+            ix->depth = -1;
+            continue;
+        }
+        table = &(*out)[table_i];
+        if (index_i >= 0) {
+            dg_objstat *ix = &(*out)[index_i];
+            int64_t v;
+            if ((v = stat_field(t, "depth")) >= 0)
+                ix->depth = (int)v;
+            if ((v = stat_field(t, "leaf buckets")) >= 0)
+                ix->bytes = v; /* pages until the page size is applied */
+            if ((v = stat_field(t, "nodes")) >= 0)
+                ix->rows = v;
+            continue;
+        }
+        int64_t v;
+        if ((v = stat_field(t, "total records")) >= 0)
+            table->rows = v;
+        if ((v = stat_field(t, "Pointer pages")) >= 0)
+            table->bytes += v;
+        if ((v = stat_field(t, "Data pages")) >= 0)
+            table->bytes += v;
+        if ((v = stat_field(t, "blob pages")) >= 0)
+            table->bytes += v;
+    }
+    dg_sb_free(&text);
+    for (int i = 0; i < *n; i++) /* pages to bytes */
+        (*out)[i].bytes = page_size > 0 && (*out)[i].bytes >= 0 ? (*out)[i].bytes * page_size : -1;
+    return 0;
+}
+
 typedef struct exists_arg {
     const char *table;
     bool *out;
@@ -2049,6 +2237,10 @@ static const dg_dialect firebird_dialect = {
     .alter_add_pk = true,
     .analyze_prefix = NULL, /* index statistics are computed when an index is built */
     .post_load_sql = NULL,
+    /* Firebird 3 has no SQL for firebird.conf (RDB$CONFIG came in 4): what the attachment
+     * shows of it */
+    .server_setting_info = (const char *const[]){"ServerMode", "server_mode", "DefaultDbCachePages",
+                                                 "page_buffers", NULL, NULL},
     .table_bytes_sql = NULL, /* page counts per table are gstat's, not SQL's */
     .octet_length_open = "OCTET_LENGTH(",
     .octet_length_close = ")",
@@ -2114,6 +2306,7 @@ const dg_backend dg_backend_firebird = {
     .server_info = fb_server_info,
     .conn_cache_stats = fb_conn_cache_stats,
     .table_exists = fb_table_exists,
+    .object_stats = fb_object_stats,
     .interrupt = fb_interrupt,
 };
 

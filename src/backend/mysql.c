@@ -1348,6 +1348,16 @@ static const dg_dialect mysql_dialect = {
     .post_load_sql = NULL,
     /* InnoDB's figures: the clustered index with its off-page values, and the secondary
      * indexes, as of the table's last statistics update */
+    .server_setting_sql = "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES "
+                          "WHERE VARIABLE_NAME = UPPER(?)",
+    /* InnoDB's clustered index is the table; per secondary index sizes are in
+     * mysql.innodb_index_stats, which a plain user may not read: their total */
+    .object_stats_sql =
+        "SELECT table_name, 'table', table_rows, data_length, NULL FROM information_schema.TABLES "
+        "WHERE table_schema = DATABASE() AND table_name = ? "
+        "UNION ALL SELECT '(secondary indexes)', 'index', NULL, index_length, NULL "
+        "FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = ? "
+        "AND index_length > 0",
     .table_bytes_sql = "SELECT data_length, index_length FROM information_schema.tables "
                        "WHERE table_schema = DATABASE() AND table_name = ?",
     .table_bytes_refresh = "ANALYZE TABLE ",

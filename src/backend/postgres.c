@@ -1432,6 +1432,15 @@ static const dg_dialect postgres_dialect = {
     .analyze_columns = true,
     .post_load_sql = NULL,
     /* pg_table_size: the heap, its TOAST table (compressed large values) and their maps */
+    /* pg_settings: NOTFOUND for an unknown name (current_setting() alone would fail) */
+    .server_setting_sql = "SELECT current_setting(name) FROM pg_settings WHERE name = lower(?)",
+    /* reltuples as the load's ANALYZE left it; the depth of a B-tree is pageinspect's */
+    .object_stats_sql =
+        "SELECT c.relname, 'table', c.reltuples::bigint, pg_table_size(c.oid), NULL::int "
+        "FROM pg_class c WHERE c.relname = ? AND c.relkind IN ('r', 'p') AND pg_table_is_visible(c.oid) "
+        "UNION ALL SELECT i.relname, 'index', i.reltuples::bigint, pg_relation_size(i.oid), NULL::int "
+        "FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid "
+        "WHERE t.relname = ? AND pg_table_is_visible(t.oid) ORDER BY 2 DESC, 1",
     .table_bytes_sql = "SELECT pg_table_size(c.oid), pg_indexes_size(c.oid) FROM pg_class c "
                        "JOIN pg_namespace n ON n.oid = c.relnamespace "
                        "WHERE n.nspname = current_schema() AND c.relname = ?",

@@ -614,6 +614,15 @@ static const dg_dialect sqlite_dialect = {
     .post_load_sql = "PRAGMA wal_checkpoint(TRUNCATE)",
     /* the dbstat virtual table (in Debian's SQLite): pages of the table and its overflow
      * chains, and of the indexes on it */
+    /* dbstat reads every page of the table and its indexes: rows are a table's leaf cells,
+     * an index's cells; the depth is the longest path of b-tree pages */
+    .object_stats_sql =
+        "SELECT s.name, CASE WHEN m.type = 'table' THEN 'table' ELSE 'index' END, "
+        "sum(CASE WHEN s.pagetype = 'leaf' OR (m.type = 'index' AND s.pagetype = 'internal') "
+        "THEN s.ncell ELSE 0 END), sum(s.pgsize), "
+        "max(CASE WHEN s.pagetype <> 'overflow' THEN length(s.path) - length(replace(s.path, '/', '')) END) "
+        "FROM dbstat s JOIN sqlite_schema m ON m.name = s.name WHERE m.tbl_name = ? "
+        "GROUP BY s.name ORDER BY m.type DESC, s.name",
     .table_bytes_sql = "SELECT (SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?), "
                        "(SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN "
                        "(SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?))",

@@ -1,9 +1,16 @@
 /*
- * cmd_load.c - `dbgauge load`: connect, refuse existing tables unless --drop, and load
- * (session/load.c times the steps; session_ui.c prints them and the load report).
+ * cmd_load.c - `dbgauge load`: connect, refuse existing tables unless --drop, load
+ * (session/load.c times the steps; session_ui.c prints them and the load report), and
+ * write the load's result file (kind "load") atomically, like `run`'s.
  */
 #include "cli/commands.h"
 
+#include "core/log.h"
+#include "results/result.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 int dg_cmd_load(dg_options *o)
 {
@@ -13,14 +20,38 @@ int dg_cmd_load(dg_options *o)
     dg_cli_ui ui;
     dg_session_config cfg;
     dg_cli_session_config(o, wl, &ui, &cfg);
-    dg_conn *conn = NULL;
+    json_t *doc = NULL;
     dg_session_stage stage = DG_STAGE_SETUP;
     dg_err err = DG_ERR_INIT;
     int status = 0;
-    if (dg_session_connect(&cfg, true, &conn, &err) != 0 ||
-        dg_session_prepare(&cfg, conn, DG_PREPARE_LOAD, NULL, &stage, &err) != 0)
+    if (dg_session_load_doc(&cfg, &doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);
-    dg_conn_close(conn);
+    } else if (!o->no_results) {
+        char path[1024];
+        if (o->json_path) {
+            snprintf(path, sizeof path, "%s", o->json_path);
+        } else {
+            time_t t = time(NULL);
+            struct tm tm;
+            localtime_r(&t, &tm);
+            char stamp[32];
+            strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+            char name[64];
+            snprintf(name, sizeof name, "%s", wl->name);
+            for (char *p = name; *p; p++)
+                if (*p == ':' || *p == '/')
+                    *p = '-';
+            snprintf(path, sizeof path, "%s/%s-load-%s-%s.json", o->results_dir, stamp, name,
+                     dg_res_str(doc, "run.backend"));
+        }
+        if (dg_result_write(doc, path, &err)) {
+            dg_log_error("%s", err.msg);
+            status = 2;
+        } else if (!o->quiet) {
+            printf("result file: %s\n", path);
+        }
+    }
+    json_decref(doc);
     dg_workload_free(wl);
     return status;
 }

@@ -85,6 +85,7 @@ typedef struct dg_options {
     int64_t repeat;
     const char *output_dir;
     bool resume;
+    const char *server_ctl;    /* server-control command of --vary server.NAME */
     const char *before_each;   /* shell command run before each point ({NAME} placeholders) */
     const char *after_each;
 

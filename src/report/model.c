@@ -90,6 +90,9 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
     out->db_size_bytes = num(doc, "monitor.db_size_before_bytes");
     if (!isfinite(out->db_size_bytes))
         out->db_size_bytes = num(doc, "load.db_size_bytes");
+    const char *m = dg_res_str(doc, "load.bytes_measure");
+    if (m && !strcmp(m, "objects")) /* the file kept a dropped table's pages: see scale_size */
+        out->db_size_bytes = num(doc, "load.objects_bytes");
     out->load_s = num(doc, "load.seconds");
     out->load_mb_per_s = num(doc, "load.mb_per_s");
     out->tpmc = num(doc, "workload_metrics.tpmC");
@@ -170,6 +173,12 @@ static bool any_ival(const json_t *ivs, const char *key)
 
 /* ---- one run ------------------------------------------------------------------------------ */
 
+static bool kind_is_load(const json_t *doc)
+{
+    const char *k = dg_res_str(doc, "kind");
+    return k && !strcmp(k, "load");
+}
+
 static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id)
 {
     const json_t *doc = run->doc, *r = dg_res_get(doc, "run");
@@ -246,7 +255,9 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
         free(s);
     }
     double rate = num(r, "rate_tps"), think = num(r, "think_time_ms");
-    if (rate > 0)
+    if (kind_is_load(run->doc))
+        s = xasprintf("a load with %.0f job%s", num(r, "jobs"), num(r, "jobs") == 1 ? "" : "s");
+    else if (rate > 0)
         s = xasprintf("target rate %.10g tx/s (Poisson arrivals; latency from the scheduled start)",
                       rate);
     else if (think > 0)
@@ -550,6 +561,61 @@ static void run_load_timeline(dg_rep_section *sec, const json_t *load, const cha
     }
 }
 
+static int object_cmp(const void *a, const void *b)
+{
+    double x = num(*(json_t *const *)a, "bytes"), y = num(*(json_t *const *)b, "bytes");
+    x = isfinite(x) ? x : -1;
+    y = isfinite(y) ? y : -1;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The tables and indexes after the load, largest first (the growth study's table from
+ * IBAnalyst): rows, size on disk, share of the whole, index depth. */
+static void run_load_objects(dg_rep_section *sec, const json_t *load, const char *id)
+{
+    const json_t *objs = json_object_get(load, "objects");
+    size_t n = json_array_size(objs);
+    if (n == 0)
+        return;
+    json_t **v = xmalloc(n * sizeof *v);
+    double total = 0;
+    bool depth = false;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = json_array_get(objs, i);
+        double b = num(v[i], "bytes");
+        total += isfinite(b) ? b : 0;
+        depth |= json_is_integer(json_object_get(v[i], "depth"));
+    }
+    qsort(v, n, sizeof *v, object_cmp);
+    char *tid = xasprintf("%s-objects", id);
+    dg_rep_table *t = dg_rep_table_add(sec, tid, "Tables and indexes after the load, largest first",
+                                       DG_TABLE_GRID);
+    free(tid);
+    dg_rep_col_add(t, "object", NULL, DG_PREC_AUTO);
+    dg_rep_col_add(t, "kind", NULL, DG_PREC_AUTO);
+    dg_rep_col_add(t, "table", NULL, DG_PREC_AUTO);
+    dg_rep_col_add(t, "rows", NULL, 0);
+    dg_rep_col_add(t, "size", "MB", 2);
+    dg_rep_col_add(t, "share", "%", 1);
+    if (depth)
+        dg_rep_col_add(t, "depth", NULL, 0);
+    for (size_t i = 0; i < n; i++) {
+        double b = num(v[i], "bytes");
+        dg_rep_row(t);
+        dg_rep_str(t, 0, str_or(v[i], "name", "?"));
+        dg_rep_str(t, 1, str_or(v[i], "kind", ""));
+        dg_rep_str(t, 2, str_or(v[i], "table", ""));
+        dg_rep_num(t, 3, num(v[i], "rows"));
+        dg_rep_num(t, 4, isfinite(b) ? b / 1e6 : NAN);
+        dg_rep_num(t, 5, isfinite(b) && total > 0 ? 100 * b / total : NAN);
+        if (depth)
+            dg_rep_num(t, 6, num(v[i], "depth"));
+    }
+    free(v);
+    dg_rep_text(sec, "Sizes and rows as the engine's statistics tell them after the load (read in %.2f s).",
+                num(load, "objects_seconds"));
+}
+
 static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
 {
     const json_t *load = dg_res_get(doc, "load");
@@ -561,24 +627,39 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     const json_t *steps = json_object_get(load, "steps");
     const char *measure = dg_res_str(load, "bytes_measure");
     bool sent = measure && !strcmp(measure, "sent");
-    dg_rep_text(sec, "The database was loaded first: %s in %.2f s, %.1f MB/s of %s (%zu steps, %.0f job%s).",
-                size, num(load, "seconds"), num(load, "mb_per_s"),
+    bool objects = measure && !strcmp(measure, "objects");
+    dg_rep_text(sec, "%s %s in %.2f s, %.1f MB/s of %s (%zu steps, %.0f job%s).",
+                kind_is_load(doc) ? "Loaded" : "The database was loaded first:", size,
+                num(load, "seconds"), num(load, "mb_per_s"),
                 sent ? "data sent (the database reused free space: its growth does not measure "
                        "the load)"
-                     : "database growth",
+                : objects ? "loaded tables and indexes (the database reused free space: their "
+                            "size on disk after the load measures it, not the file's growth)"
+                          : "database growth",
                 json_array_size(steps),
                 num(load, "jobs"), num(load, "jobs") == 1 ? "" : "s");
     if (json_array_size(steps) == 0)
         return;
+    bool pages = false; /* a restore log's page columns, where the engine told them */
+    size_t i;
+    json_t *st;
+    json_array_foreach(steps, i, st)
+    pages |= json_is_integer(json_object_get(st, "page_reads")) ||
+             json_is_integer(json_object_get(st, "page_writes"));
     char *tid = xasprintf("%s-load", id);
     dg_rep_table *t = dg_rep_table_add(sec, tid, "Load steps", DG_TABLE_GRID);
     free(tid);
     dg_rep_col_add(t, "step", NULL, DG_PREC_AUTO);
     dg_rep_col_add(t, "kind", NULL, DG_PREC_AUTO);
+    dg_rep_col_add(t, "elapsed", "s", 3);
     dg_rep_col_add(t, "time", "s", 3);
     dg_rep_col_add(t, "rows", NULL, 0);
     dg_rep_col_add(t, "data", "MB", 2);
     dg_rep_col_add(t, "speed", "MB/s", 1);
+    if (pages) {
+        dg_rep_col_add(t, "page reads", NULL, 0);
+        dg_rep_col_add(t, "page writes", NULL, 0);
+    }
     char *cid = xasprintf("%s-loadsteps", id);
     dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Load time per step (tables, then indexes)",
                                        DG_CHART_BAR);
@@ -588,21 +669,28 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     dg_rep_axis_set(&c->y, "time", "s");
     c->y.zero = true;
     dg_rep_series *s = dg_rep_series_add(c, "time");
-    size_t i;
-    json_t *st;
+    double elapsed = 0;
     json_array_foreach(steps, i, st)
     {
         double secs = num(st, "seconds"), b = num(st, "bytes");
+        /* cumulative: where the load stood when the step ended (older files: the sum) */
+        elapsed = isfinite(num(st, "elapsed_s")) ? num(st, "elapsed_s") : elapsed + secs;
         dg_rep_row(t);
         dg_rep_str(t, 0, str_or(st, "name", "?"));
         dg_rep_str(t, 1, str_or(st, "kind", ""));
-        dg_rep_num(t, 2, secs);
-        dg_rep_num(t, 3, num(st, "rows"));
-        dg_rep_num(t, 4, b > 0 ? b / 1e6 : NAN);
-        dg_rep_num(t, 5, b > 0 && secs > 0 ? b / 1e6 / secs : NAN);
+        dg_rep_num(t, 2, elapsed);
+        dg_rep_num(t, 3, secs);
+        dg_rep_num(t, 4, num(st, "rows"));
+        dg_rep_num(t, 5, b > 0 ? b / 1e6 : NAN);
+        dg_rep_num(t, 6, b > 0 && secs > 0 ? b / 1e6 / secs : NAN);
+        if (pages) {
+            dg_rep_num(t, 7, num(st, "page_reads"));
+            dg_rep_num(t, 8, num(st, "page_writes"));
+        }
         dg_rep_axis_cat(&c->x, str_or(st, "name", "?"));
         dg_rep_point_add(s, (double)i, secs, NAN, NAN);
     }
+    run_load_objects(sec, load, id);
     run_load_timeline(sec, load, id);
 }
 
@@ -633,10 +721,17 @@ static void run_errors(dg_rep_section *sec, const json_t *doc, const char *id)
 static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool folded)
 {
     char *id = xasprintf("run%d", index + 1);
-    char *title = xasprintf("Run: %s", run->label);
+    bool load_only = kind_is_load(run->doc);
+    char *title = xasprintf("%s: %s", load_only ? "Load" : "Run", run->label);
     dg_rep_section *sec = dg_report_section(rep, id, title);
     free(title);
     sec->folded = folded;
+    if (load_only) { /* `dbgauge load`'s result file: a restore log, no transactions */
+        run_facts(sec, run, id);
+        run_load(sec, run->doc, id);
+        free(id);
+        return;
+    }
     dg_rep_summary sum;
     dg_rep_summarize(run->doc, &sum);
     run_figures(sec, &sum, id);
@@ -936,6 +1031,13 @@ static double scale_size(const sweep *w, int k, int vi)
     for (int i = 0; i < n; i++) {
         const json_t *d = w->s->runs[runs[i]].doc;
         double a = num(d, "load.db_size_bytes"), b = num(d, "monitor.db_size_before_bytes");
+        /* a file that kept a dropped table's pages (Firebird) overstates a reload: its
+         * tables and indexes measure it (load.bytes_measure "objects") */
+        const char *m = dg_res_str(d, "load.bytes_measure");
+        if (m && !strcmp(m, "objects")) {
+            a = num(d, "load.objects_bytes");
+            b = NAN;
+        }
         if (a > 0)
             loaded = fmin(loaded, a);
         if (b > 0)

@@ -237,11 +237,36 @@ json_t *dg_doc_load_json(const dg_doc_load *l)
     json_t *steps = json_array();
     for (int i = 0; i < l->nsteps; i++) {
         const dg_doc_step *s = &l->steps[i];
-        json_array_append_new(steps, json_pack("{s:s, s:s, s:o, s:I, s:I}", "name", s->name, "kind",
-                                               s->kind, "seconds", dg_json_real(s->seconds), "rows",
-                                               (json_int_t)s->rows, "bytes", (json_int_t)s->bytes));
+        json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:I}", "name", s->name, "kind", s->kind,
+                              "seconds", dg_json_real(s->seconds), "rows", (json_int_t)s->rows,
+                              "bytes", (json_int_t)s->bytes);
+        json_object_set_new(o, "start_s", dg_json_real(s->start_s));
+        json_object_set_new(o, "elapsed_s", dg_json_real(s->start_s + s->seconds));
+        json_object_set_new(o, "page_reads", s->page_reads >= 0 ? json_integer(s->page_reads) : json_null());
+        json_object_set_new(o, "page_writes", s->page_writes >= 0 ? json_integer(s->page_writes) : json_null());
+        json_array_append_new(steps, o);
     }
     json_object_set_new(load, "steps", steps);
+    if (l->objects_read) {
+        json_t *objs = json_array();
+        double total = 0;
+        for (int i = 0; i < l->nobjects; i++) {
+            const dg_objstat *ob = &l->objects[i];
+            json_t *o = json_pack("{s:s, s:s, s:s}", "table", ob->table, "name", ob->name, "kind",
+                                  ob->index ? "index" : "table");
+            json_object_set_new(o, "rows", ob->rows >= 0 ? json_integer(ob->rows) : json_null());
+            json_object_set_new(o, "bytes", ob->bytes >= 0 ? json_integer(ob->bytes) : json_null());
+            json_object_set_new(o, "depth", ob->depth > 0 ? json_integer(ob->depth) : json_null());
+            json_array_append_new(objs, o);
+            if (ob->bytes > 0)
+                total += (double)ob->bytes;
+        }
+        json_object_set_new(load, "objects", objs);
+        json_object_set_new(load, "objects_bytes", json_integer((json_int_t)total));
+        json_object_set_new(load, "objects_seconds", dg_json_real(l->objects_seconds));
+    } else {
+        json_object_set_new(load, "objects", json_null());
+    }
     json_t *tl = l->nticks > 0 ? json_array() : NULL;
     for (int i = 0; i < l->nticks; i++) {
         const dg_doc_load_tick *k = &l->ticks[i];

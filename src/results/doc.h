@@ -107,6 +107,9 @@ typedef struct dg_doc_step {
     const char *name, *kind; /* kind: "table", "index", "ddl", ... */
     double seconds;
     uint64_t rows, bytes;
+    double start_s;          /* since the load began */
+    int64_t page_reads, page_writes; /* the database's, from the previous step's end to
+                                        this one's (a restore log's columns); -1: not told */
 } dg_doc_step;
 /* One second of a load (load.timeline). */
 typedef struct dg_doc_load_tick {
@@ -131,6 +134,10 @@ typedef struct dg_doc_load {
     double seconds;
     int nsteps;
     const dg_doc_step *steps;
+    int nobjects;             /* the tables' and indexes' statistics after the load */
+    const dg_objstat *objects;
+    bool objects_read;        /* false: the engine tells none (objects: null) */
+    double objects_seconds;   /* reading them took */
     int nticks;               /* the timeline (0: none) */
     const dg_doc_load_tick *ticks;
 } dg_doc_load;

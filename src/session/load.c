@@ -8,6 +8,7 @@
 #include "session/session.h"
 
 #include "core/clock.h"
+#include "core/log.h"
 #include "core/signals.h"
 #include "core/units.h"
 #include "core/xalloc.h"
@@ -161,18 +162,42 @@ static void timeline_stop(timeline *tl)
     pthread_mutex_destroy(&tl->lock);
 }
 
+/* What the loader's callbacks (on its calling thread, one step after another) need: the
+ * UI, and a connection of its own that reads the database's page counters at each step's
+ * end, so each step gets the reads and writes since the previous one, as a restore log
+ * shows them. */
+typedef struct load_ctx {
+    const dg_session_ui *ui;
+    dg_loader *ld;
+    dg_conn *mon; /* NULL: no page counters */
+    dg_dbstats last;
+    int64_t reads[DG_LOAD_MAX_STEPS], writes[DG_LOAD_MAX_STEPS];
+} load_ctx;
+
 static void on_step(void *arg, const dg_load_step *s)
 {
-    const dg_session_ui *ui = arg;
-    if (ui && ui->load_step)
-        ui->load_step(ui->arg, s);
+    load_ctx *lc = arg;
+    int i = (int)(s - lc->ld->steps);
+    dg_dbstats now;
+    if (i >= 0 && i < DG_LOAD_MAX_STEPS) {
+        lc->reads[i] = lc->writes[i] = -1;
+        if (lc->mon && dg_stats(lc->mon, &now, NULL) == 0) {
+            if (now.cache_misses >= 0 && lc->last.cache_misses >= 0)
+                lc->reads[i] = now.cache_misses - lc->last.cache_misses;
+            if (now.pages_written >= 0 && lc->last.pages_written >= 0)
+                lc->writes[i] = now.pages_written - lc->last.pages_written;
+            lc->last = now;
+        }
+    }
+    if (lc->ui && lc->ui->load_step)
+        lc->ui->load_step(lc->ui->arg, s);
 }
 
 static void on_progress(void *arg, uint64_t rows, uint64_t total, const char *what)
 {
-    const dg_session_ui *ui = arg;
-    if (ui && ui->load_progress)
-        ui->load_progress(ui->arg, rows, total, what);
+    const load_ctx *lc = arg;
+    if (lc->ui && lc->ui->load_progress)
+        lc->ui->load_progress(lc->ui->arg, rows, total, what);
 }
 
 int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_out, dg_err *err)
@@ -206,9 +231,20 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     ld.jobs = cfg->jobs > 0 ? cfg->jobs : 1;
     ld.seed = cfg->seed;
     ld.scale = wl->scale;
+    load_ctx lc;
+    memset(&lc, 0, sizeof lc);
+    lc.ui = cfg->ui;
+    lc.ld = &ld;
+    lc.last.cache_misses = lc.last.pages_written = -1;
+    {
+        dg_connopts mo = connopts(cfg, false);
+        dg_err e = DG_ERR_INIT;
+        if (dg_connect(cfg->db, &mo, &lc.mon, &e) == 0 && dg_stats(lc.mon, &lc.last, NULL) != 0)
+            lc.last.cache_misses = lc.last.pages_written = -1;
+    }
     ld.on_step = on_step;
     ld.on_progress = on_progress;
-    ld.arg = (void *)cfg->ui;
+    ld.arg = &lc;
     dg_loader_init(&ld);
     if (cfg->ui && cfg->ui->load_begin)
         cfg->ui->load_begin(cfg->ui->arg, wl, conn->url_redacted, ld.jobs, cfg->seed);
@@ -226,11 +262,28 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
         rc = dg_exec(conn, conn->dialect->post_load_sql, err);
     double secs = (double)(dg_now_ns() - t0) / DG_NS_PER_S;
     timeline_stop(&tl);
+    if (lc.mon)
+        dg_conn_close(lc.mon);
     if (rc) {
         free(tl.ticks);
         dg_err_prefix(err, "loading %s failed", wl->name);
         return rc;
     }
+    /* the tables and indexes as the engine sees them, like the growth study's IBAnalyst
+     * table; on an engine whose file keeps a dropped table's pages, their sum is also the
+     * honest size of what was loaded */
+    dg_objstat *objs = NULL;
+    int nobjs = 0;
+    int64_t o0 = dg_now_ns();
+    dg_err oe = DG_ERR_INIT;
+    int orc = wl->tables ? dg_object_stats(conn, wl->tables, &objs, &nobjs, &oe) : DG_E_UNSUPPORTED;
+    double osecs = (double)(dg_now_ns() - o0) / DG_NS_PER_S;
+    if (orc && orc != DG_E_UNSUPPORTED)
+        dg_log_warn("cannot read the loaded tables' statistics: %s", oe.msg);
+    double obytes = 0;
+    for (int i = 0; i < nobjs; i++)
+        if (objs[i].bytes > 0)
+            obytes += (double)objs[i].bytes;
     dg_dbstats after;
     memset(&after, 0, sizeof after);
     if (dg_stats(conn, &after, NULL))
@@ -247,11 +300,17 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
         (double)(after.db_size_bytes - before.db_size_bytes) >= (double)sent / 2) {
         grown = (double)(after.db_size_bytes - before.db_size_bytes);
         measure = "growth";
+    } else if (orc == 0 && obytes > 0) {
+        grown = obytes;
+        measure = "objects";
     }
     dg_doc_step *steps = xcalloc((size_t)ld.nsteps + 1, sizeof *steps);
     for (int i = 0; i < ld.nsteps; i++)
         steps[i] = (dg_doc_step){ld.steps[i].name, ld.steps[i].kind, ld.steps[i].seconds,
-                                 ld.steps[i].rows, ld.steps[i].bytes};
+                                 ld.steps[i].rows, ld.steps[i].bytes,
+                                 (double)(ld.steps[i].start_ns - t0) / DG_NS_PER_S,
+                                 i < DG_LOAD_MAX_STEPS ? lc.reads[i] : -1,
+                                 i < DG_LOAD_MAX_STEPS ? lc.writes[i] : -1};
     dg_doc_load dl = {
         .workload = wl->name,
         .scale = wl->scale,
@@ -264,10 +323,15 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
         .seconds = secs,
         .nsteps = ld.nsteps,
         .steps = steps,
+        .nobjects = nobjs,
+        .objects = objs,
+        .objects_read = orc == 0,
+        .objects_seconds = osecs,
         .nticks = tl.n,
         .ticks = tl.ticks,
     };
     json_t *load = dg_doc_load_json(&dl);
+    free(objs);
     free(steps);
     free(tl.ticks);
     if (cfg->ui && cfg->ui->load_done)

@@ -27,10 +27,12 @@
 #include "runner/runner.h"
 #include "session/sampler.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/resource.h>
 
 /* ---- interval collection (collector thread) ---------------------------------------------- */
@@ -350,9 +352,81 @@ static void raise_nofile(int terminals)
                     (unsigned long long)(cur < rl.rlim_cur ? rl.rlim_cur : cur));
 }
 
+/* server.requested: what --server-ctl set; server.effective: what the server shows for
+ * each (null when the engine cannot tell a client). A value shown differently (16MB
+ * set, 2048 pages shown...) is not judged here: a differing value is warned about only
+ * when neither side is a number with a unit, where the spelling is the server's own. */
+static void server_settings_json(dg_conn *conn, const dg_server_info *si, const dg_session_config *cfg,
+                                 json_t *server)
+{
+    json_t *req = json_object(), *eff = json_object();
+    for (int i = 0; i < cfg->nserver_settings; i++) {
+        const dg_setting *s = &cfg->server_settings[i];
+        char v[256];
+        dg_err e = DG_ERR_INIT;
+        json_object_set_new(req, s->name, json_string(s->value));
+        int rc = dg_server_setting(conn, si, s->name, v, sizeof v, &e);
+        if (rc != 0) {
+            if (rc != DG_E_UNSUPPORTED)
+                dg_log_warn("cannot read back server setting %s: %s", s->name, e.msg);
+            json_object_set_new(eff, s->name, json_null());
+            continue;
+        }
+        json_object_set_new(eff, s->name, json_string(v));
+        bool words = !isdigit((unsigned char)v[0]) && !isdigit((unsigned char)s->value[0]);
+        if (words && strcasecmp(v, s->value))
+            dg_log_warn("server setting %s was set to %s but the server runs with %s", s->name,
+                        s->value, v);
+    }
+    json_object_set_new(server, "requested", req);
+    json_object_set_new(server, "effective", eff);
+}
+
 static void on_signal(int signo)
 {
     dg_run_request_stop(signo);
+}
+
+int dg_session_load_doc(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
+                        dg_err *err)
+{
+    *doc_out = NULL;
+    *stage = DG_STAGE_SETUP;
+    dg_conn *conn = NULL;
+    json_t *load = NULL;
+    int rc = dg_session_connect(cfg, true, &conn, err);
+    if (rc)
+        return rc;
+    char started[32];
+    dg_format_iso8601(dg_wall_ns(), started, sizeof started);
+    if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_LOAD, &load, stage, err)) != 0) {
+        dg_conn_close(conn);
+        return rc;
+    }
+    dg_server_info si;
+    memset(&si, 0, sizeof si);
+    dg_err e = DG_ERR_INIT;
+    if (dg_server_info_get(conn, &si, &e))
+        dg_log_warn("cannot read server settings: %s", e.msg);
+    const dg_workload *wl = cfg->wl;
+    json_t *doc = dg_result_new();
+    json_object_set_new(doc, "kind", json_string("load"));
+    json_t *run = json_pack("{s:s, s:s, s:s, s:I, s:s, s:s, s:I, s:i, s:s, s:b}", "workload", wl->name,
+                            "workload_hash", wl->hash, "scale_unit", wl->scale_unit,
+                            "scale", (json_int_t)wl->scale, "backend", conn->be->name, "db",
+                            conn->url_redacted, "seed", (json_int_t)cfg->seed, "jobs",
+                            cfg->jobs > 0 ? cfg->jobs : 1, "started_at", started, "complete", 1);
+    json_object_set_new(run, "command", cfg->command_line ? json_string(cfg->command_line) : json_null());
+    json_object_set_new(run, "storage", wl->storage ? json_string(wl->storage) : json_null());
+    json_object_set_new(doc, "run", run);
+    json_object_set_new(doc, "server", dg_doc_server_json(&si));
+    json_object_set_new(doc, "host", host_json(conn));
+    json_object_set_new(doc, "load", load ? load : json_null());
+    if (cfg->extra)
+        json_object_update(doc, (json_t *)cfg->extra);
+    dg_conn_close(conn);
+    *doc_out = doc;
+    return 0;
 }
 
 int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
@@ -406,7 +480,10 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     json_t *host = host_json(conn);
     snprintf(ctx.block_device, sizeof ctx.block_device, "%s", dg_res_str(host, "block_device"));
     json_object_set_new(doc, "run", run_json(cfg, conn, NULL));
-    json_object_set_new(doc, "server", dg_doc_server_json(&si));
+    json_t *server = dg_doc_server_json(&si);
+    if (cfg->nserver_settings)
+        server_settings_json(conn, &si, cfg, server);
+    json_object_set_new(doc, "server", server);
     json_object_set_new(doc, "host", host);
     if (cfg->ui && cfg->ui->begin)
         cfg->ui->begin(cfg->ui->arg, doc);

@@ -73,6 +73,11 @@ typedef struct dg_session_config {
     bool keying_think;              /* the workload's own keying and think times */
     int max_tries;
 
+    /* server settings a sweep had --server-ctl apply (--vary server.NAME): recorded with
+     * the value the server shows for each after the restart */
+    const dg_setting *server_settings;
+    int nserver_settings;
+
     /* the record */
     const char *command_line;       /* passwords already redacted */
     const json_t *extra;            /* merged into the document last (a sweep's point) */
@@ -107,6 +112,12 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
 /* Loads cfg->wl into the database behind conn (its tables must not exist), timing each
  * step; *load (when not NULL) receives the result file's "load" object. 0 or DG_E_*. */
 int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load, dg_err *err);
+
+/* `dbgauge load` as a session: connects, loads (dropping first when cfg->reload) and
+ * builds the load's result document, {"kind": "load", "load": ..., "server", "host",
+ * "run": what was asked}, into *doc. On failure *doc is NULL and *stage says where. */
+int dg_session_load_doc(const dg_session_config *cfg, json_t **doc, dg_session_stage *stage,
+                        dg_err *err);
 
 /* Runs the whole session. On 0, *doc is the complete result document (run.complete
  * tells whether the run itself completed: an interrupted or aborted run still returns 0

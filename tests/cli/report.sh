@@ -303,4 +303,36 @@ TABLE
 checks=$((checks + 1))
 ls "$TMP" | grep -q '\.tmp\.' && fail "a temporary file was left behind after errors"
 
+# The restore log and the table of tables and indexes, from the CSV against the file:
+# elapsed is cumulative, the page columns are the steps' own, the objects come largest
+# first with their share of the whole.
+"$DBGAUGE" report --format csv -o "$TMP/small.csv" "$RES/small.json"
+python3 - "$TMP/small.csv" "$RES/small.json" <<'PY' || fail "load tables do not match the result file"
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+load = json.load(open(sys.argv[2]))["load"]
+def table(tid):
+    t = {}
+    for r in rows:
+        if len(r) == 6 and r[1] == tid:
+            t.setdefault(int(r[2]), {})[r[3]] = r[5]
+    return [t[k] for k in sorted(t)]
+steps = table("run1-load")
+assert len(steps) == len(load["steps"]), steps
+for got, st in zip(steps, load["steps"]):
+    assert got["step"] == st["name"], (got, st)
+    assert abs(float(got["elapsed"]) - st["elapsed_s"]) < 1e-3, (got, st)
+    assert abs(float(got["time"]) - st["seconds"]) < 1e-3, (got, st)
+    assert int(got["page reads"]) == st["page_reads"] and int(got["page writes"]) == st["page_writes"], got
+objs = table("run1-objects")
+want = sorted(load["objects"], key=lambda o: -o["bytes"])
+total = sum(o["bytes"] for o in load["objects"])
+assert [o["object"] for o in objs] == [o["name"] for o in want], objs
+for got, o in zip(objs, want):
+    assert abs(float(got["size"]) - o["bytes"] / 1e6) < 0.01, (got, o)
+    assert abs(float(got["share"]) - 100 * o["bytes"] / total) < 0.1, (got, o)
+    assert got.get("depth", "") == ("" if o["depth"] is None else str(o["depth"])), (got, o)
+PY
+checks=$((checks + 1))
+
 finish

@@ -37,3 +37,41 @@ expect_exit() {
   set +e; "$@" >"$TMP/out" 2>"$TMP/err"; local got=$?; set -e
   [ "$got" = "$want" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "'$*' exited $got, expected $want"; }
 }
+
+# check_tpcb_load FILE SCALE PAGES EXACT [INDEXES]: `dbgauge load`'s result file for tpcb
+# at SCALE.
+# The steps read like a restore log (elapsed cumulative and non-decreasing; page reads and
+# writes numbers when PAGES=yes, null otherwise), and the tables and indexes after the
+# load hold every tpcb table with its rows (exactly when EXACT=yes: statistics that
+# count, not estimate; within 10% otherwise) and a size on disk, and the primary key
+# indexes unless INDEXES=no (InnoDB: the primary key is the table).
+check_tpcb_load() {
+  python3 - "$@" <<'PY' || fail "load result file $1"
+import json, sys
+f, scale, pages, exact = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "yes", sys.argv[4] == "yes"
+indexes = len(sys.argv) < 6 or sys.argv[5] == "yes"
+d = json.load(open(f))
+assert d["kind"] == "load" and d["run"]["complete"] is True and d["run"]["scale"] == scale, d["run"]
+l = d["load"]
+last = 0
+for s in l["steps"]:
+    assert s["elapsed_s"] >= last - 1e-9 and abs(s["elapsed_s"] - s["start_s"] - s["seconds"]) < 1e-6, s
+    last = s["elapsed_s"]
+    for k in ("page_reads", "page_writes"):
+        assert (isinstance(s[k], int) and s[k] >= 0) if pages else s[k] is None, (k, s)
+assert last <= l["seconds"] + 1e-6, (last, l["seconds"])
+objs = {(o["table"], o["kind"]): o for o in l["objects"]}
+want = {"pgbench_branches": scale, "pgbench_tellers": 10 * scale, "pgbench_accounts": 100000 * scale,
+        "pgbench_history": 0}
+for t, n in want.items():
+    o = objs[(t, "table")]
+    assert o["bytes"] > 0 or (n == 0 and o["bytes"] == 0), o
+    assert (o["rows"] == n) if exact else abs(o["rows"] - n) <= 0.1 * n, (o, n)
+assert l["objects_bytes"] == sum(o["bytes"] or 0 for o in l["objects"]), l["objects_bytes"]
+idx = [o for o in l["objects"] if o["kind"] == "index"]
+assert all(o["bytes"] > 0 for o in idx), idx
+if indexes:
+    assert {o["table"] for o in idx} == set(want) - {"pgbench_history"}, idx
+print("load file ok: %d steps, %d objects, %.1f MB" % (len(l["steps"]), len(l["objects"]), l["objects_bytes"] / 1e6))
+PY
+}

@@ -14,7 +14,8 @@ source "$(dirname "$0")/mysql.bash"   # q QUERY through the mariadb client
 sep=$(case "$url" in *\?*) echo '&' ;; *) echo '?' ;; esac)
 "$DBGAUGE" load --db "$url${sep}local_infile=0" --workload tpcb --scale 1 --drop --seed 7 -q > /dev/null
 [ "$(q 'SELECT count(*), sum(aid), sum(bid), count(filler) FROM pgbench_accounts')" = "$(printf '100000\t5000050000\t100000\t100000')" ] || fail "accounts (INSERT path)"
-"$DBGAUGE" load --db "$url" --workload tpcb --scale 1 --drop --seed 7 -q > /dev/null
+"$DBGAUGE" load --db "$url" --workload tpcb --scale 1 --drop --seed 7 -q --json "$TMP/load.json" > /dev/null
+check_tpcb_load "$TMP/load.json" 1 yes no no
 [ "$(q 'SELECT count(*), sum(aid), sum(bid), count(filler) FROM pgbench_accounts')" = "$(printf '100000\t5000050000\t100000\t100000')" ] || fail "accounts (LOAD DATA path)"
 [ "$(q 'SELECT count(*) FROM pgbench_accounts')" = 100000 ] || fail "accounts"
 [ "$(q 'SELECT count(*) FROM pgbench_tellers')" = 10 ] || fail "tellers"

@@ -47,7 +47,8 @@ read_commits() { # -> $COMMITS
 }
 READING_COST=2
 
-"$DBGAUGE" load --db "$url" --workload tpcb --scale 1 --drop --seed 7 -q
+"$DBGAUGE" load --db "$url" --workload tpcb --scale 1 --drop --seed 7 -q --json "$TMP/load.json"
+check_tpcb_load "$TMP/load.json" 1 yes yes
 [ "$(q 'SELECT count(*) FROM pgbench_accounts')" = 100000 ] || fail "accounts"
 [ "$(q 'SELECT count(*) FROM pgbench_tellers')" = 10 ] || fail "tellers"
 [ "$(q 'SELECT count(*) FROM pgbench_history')" = 0 ] || fail "history not empty after load"

@@ -4,7 +4,8 @@
 # sum(abalance) = sum(tbalance) = sum(bbalance) = sum(history.delta).
 source "$(dirname "$0")/common.bash"
 db="sqlite:$TMP/t.db"
-"$DBGAUGE" load --db "$db" --workload tpcb --scale 1 --seed 7 -q
+"$DBGAUGE" load --db "$db" --workload tpcb --scale 1 --seed 7 -q --json "$TMP/load.json"
+check_tpcb_load "$TMP/load.json" 1 no yes
 [ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_accounts')" = 100000 ] || fail "accounts"
 [ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_tellers')" = 10 ] || fail "tellers"
 # load refuses to overwrite without --drop, and reloads with it

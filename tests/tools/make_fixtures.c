@@ -189,12 +189,16 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
     snprintf(h.cpu_governor, sizeof h.cpu_governor, "performance");
     json_object_set_new(doc, "host", dg_doc_host_json(&h));
 
-    dg_doc_step steps[] = {{"table accounts", "table", 1.5, 200000, 18000000},
-                           {"table branches", "table", 0.1, 2, 100},
-                           {"index accounts_pkey", "index", 0.4, 0, 0}};
+    dg_doc_step steps[] = {{"table accounts", "table", 1.5, 200000, 18000000, 0.0, 12, 2200},
+                           {"table branches", "table", 0.1, 2, 100, 1.5, 0, 1},
+                           {"index accounts_pkey", "index", 0.4, 0, 0, 1.6, 2197, 560}};
+    dg_objstat objs[] = {{"accounts", "accounts", false, 200000, 18022400, -1},
+                         {"accounts", "accounts_pkey", true, 200000, 4497408, 3},
+                         {"branches", "branches", false, 2, 8192, -1}};
     dg_doc_load l = {.workload = workload, .scale = 2, .jobs = 1, .seed = 42, .bytes = 20000000,
                      .data_bytes_sent = 18000100, .db_size_bytes = 20000000, .seconds = 2.0,
-                     .nsteps = 3, .steps = steps};
+                     .nsteps = 3, .steps = steps, .nobjects = 3, .objects = objs,
+                     .objects_read = true, .objects_seconds = 0.05};
     json_object_set_new(doc, "load", dg_doc_load_json(&l));
 
     dg_txstats all = counters(500, 3, 5, 4, 1), warm = counters(150, 0, 0, 0, 0);
@@ -288,8 +292,8 @@ static void sweep(void)
         json_t *doc = dg_result_new();
         json_object_set_new(doc, "run", tpcb_run_json(scale, "sqlite:sweep.db", t, 3.0, "dbgauge sweep ..."));
         json_object_set_new(doc, "sweep", dg_sweep_point_json(&s, pt));
-        dg_doc_step steps[] = {{"table accounts", "table", secs * 0.8, 100000 * (uint64_t)scale, 0},
-                               {"index accounts_pkey", "index", secs * 0.2, 0, 0}};
+        dg_doc_step steps[] = {{"table accounts", "table", secs * 0.8, 100000 * (uint64_t)scale, 0, 0, -1, -1},
+                               {"index accounts_pkey", "index", secs * 0.2, 0, 0, secs * 0.8, -1, -1}};
         dg_doc_load l = {.workload = "tpcb", .scale = scale, .jobs = 1, .seed = 42, .bytes = size,
                          .db_size_bytes = (int64_t)size, .seconds = secs, .nsteps = 2, .steps = steps};
         json_object_set_new(doc, "load", dg_doc_load_json(&l));
