@@ -2,6 +2,7 @@
 # firebird.sh - a throwaway Firebird 3 server for dbgauge's tests and benchmarks.
 #
 #   scripts/servers/firebird.sh start|stop|status|env|restart|clean
+#   scripts/servers/firebird.sh set NAME VALUE | unset NAME | reset | settings
 #
 # The server lives in ${DG_SERVER_DIR:-/tmp/dbgauge-servers}/firebird and listens on
 # 127.0.0.1 port ${DG_FIREBIRD_PORT:-30509} only, beside (not instead of) any system
@@ -17,17 +18,37 @@
 # starts, as user firebird when this runs as root (so the server can open the files), as
 # the current user otherwise. No systemd: the guardian (fbguard -daemon) starts the server
 # and restarts it should it crash (in Classic mode, which the guardian refuses, the server
-# is started directly and forks a process per connection). `start` is idempotent, `stop` stops the guardian, then
-# the server (SIGTERM, a clean shutdown), `status` exits 0 when running and 3 when not,
-# `env` prints the URL the integration tests read, `clean` stops and deletes everything.
+# is started directly and forks a process per connection). `start` is idempotent, `stop`
+# stops the guardian, then the server (SIGTERM, a clean shutdown; in Classic mode the
+# listener's whole process group, and a KILL after 5 s for what is left), `status` exits 0
+# when running and 3 when not, `env` prints the URL the integration tests read, `clean`
+# stops and deletes everything. Starting in or after Classic mode may wait up to a minute
+# for the port's last connections to finish closing (Classic binds without SO_REUSEADDR).
 #
 # Settings (environment, read by `start` when it writes firebird.conf):
-#   DG_FIREBIRD_MODE       ServerMode: Super (default), SuperClassic or Classic
+#   DG_FIREBIRD_MODE       ServerMode: Super (default), SuperClassic or Classic (a
+#                          ServerMode recorded with `set`, below, overrides it)
 #   DG_FIREBIRD_PAGE_SIZE  page size of a new dbgauge.fdb (default 8192; the published
 #                          TPC-C studies used 16384)
 # The database keeps Firebird's defaults otherwise: forced writes on, sweep interval
 # 20000, the page cache from DefaultDbCachePages (2048 pages in Super) unless a client
 # asks for more with ?buffers=N.
+#
+# Recorded settings: the server-control contract of `dbgauge ... --server-ctl CMD`, which
+# runs `CMD set NAME VALUE` (once per setting), then `CMD restart`.
+#   set NAME VALUE  records the firebird.conf parameter NAME = VALUE (e.g. ServerMode,
+#                   DefaultDbCachePages, LockHashSlots, LockMemSize) in firebird/settings,
+#                   replacing an earlier value of NAME; it takes effect at the next
+#                   start or restart (set itself restarts nothing, and works whether the
+#                   server runs or not). NAME must match ^[A-Za-z_][A-Za-z0-9_.]*$ and
+#                   VALUE ^[A-Za-z0-9_.:+-]+$ (ASCII: no spaces, no quotes), or set fails
+#                   with exit status 1. A recorded ServerMode (Super, SuperClassic or
+#                   Classic) overrides DG_FIREBIRD_MODE; RemoteServicePort,
+#                   RemoteBindAddress and SecurityDatabase belong to this script.
+#   unset NAME      forgets NAME; reset forgets every setting (back to the defaults above
+#                   at the next start); settings prints the recorded NAME=VALUE lines.
+# `start` writes them at the end of root/firebird.conf (names compared ignoring case);
+# `clean` deletes them with the rest of $DIR.
 set -euo pipefail
 
 PORT=${DG_FIREBIRD_PORT:-30509}
@@ -44,11 +65,81 @@ for f in /var/log/firebird/firebird3.0.log /var/log/firebird/firebird.log; do
 done
 DB=$DATA/dbgauge.fdb
 SEC=$DATA/security3.fdb
-MODE=${DG_FIREBIRD_MODE:-Super}
+SETTINGS=$DIR/settings
 PAGE_SIZE=${DG_FIREBIRD_PAGE_SIZE:-8192}
 URL="firebird://dbgauge:dbgauge@127.0.0.1:$PORT/$DB"
 
 die() { echo "firebird.sh: $*" >&2; exit 1; }
+
+# ---- recorded settings ($SETTINGS: NAME=VALUE lines) ----
+# The character classes list their letters: ranges such as A-Z may match non-ASCII
+# letters in some locales.
+AZ=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
+NAME_RE="^[${AZ}_][${AZ}0123456789_.]*\$"
+VALUE_RE="^[${AZ}0123456789_.:+-]+\$"
+
+# check_setting NAME VALUE [WHERE]: dies unless firebird.sh may record NAME = VALUE
+check_setting() {
+  local at=${3:+$3: }
+  [[ $1 =~ $NAME_RE ]] ||
+    die "${at}bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
+  [[ $2 =~ $VALUE_RE ]] ||
+    die "${at}bad value '$2' for $1 (it must match ^[A-Za-z0-9_.:+-]+\$: ASCII, no spaces or quotes)"
+  case "${1,,}" in
+    remoteserviceport|remotebindaddress|securitydatabase)
+      die "${at}$1 is set by firebird.sh itself (DG_FIREBIRD_PORT, DG_SERVER_DIR)" ;;
+    servermode)
+      case "$2" in
+        Super|SuperClassic|Classic) ;;
+        *) die "${at}ServerMode must be Super, SuperClassic or Classic (not '$2')" ;;
+      esac ;;
+  esac
+}
+
+# recorded_settings: the recorded NAME=VALUE lines, checked again (the file may have
+# been edited by hand)
+recorded_settings() {
+  [ -f "$SETTINGS" ] || return 0
+  local line n=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    [ -n "$line" ] || continue
+    [[ $line == *=* ]] || die "$SETTINGS line $n is not NAME=VALUE: $line"
+    check_setting "${line%%=*}" "${line#*=}" "$SETTINGS line $n"
+    printf '%s\n' "$line"
+  done <"$SETTINGS"
+}
+
+# recorded_value NAME: the recorded value of NAME (any case); fails when there is none
+recorded_value() {
+  [ -f "$SETTINGS" ] || return 1
+  awk -F= -v n="$1" '
+    tolower($1) == tolower(n) { v = $2; f = 1 }
+    END { if (f) print v; exit !f }' "$SETTINGS"
+}
+
+set_setting() { # set_setting NAME VALUE
+  check_setting "$1" "$2"
+  mkdir -p "$DIR"
+  [ -f "$SETTINGS" ] || : >"$SETTINGS"
+  awk -F= -v n="$1" -v v="$2" '
+    tolower($1) == tolower(n) { if (!done) print n "=" v; done = 1; next }
+    { print }
+    END { if (!done) print n "=" v }' "$SETTINGS" >"$SETTINGS.tmp"
+  mv "$SETTINGS.tmp" "$SETTINGS"
+}
+
+unset_setting() { # unset_setting NAME
+  [[ $1 =~ $NAME_RE ]] ||
+    die "bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
+  [ -f "$SETTINGS" ] || return 0
+  awk -F= -v n="$1" 'tolower($1) != tolower(n)' "$SETTINGS" >"$SETTINGS.tmp"
+  mv "$SETTINGS.tmp" "$SETTINGS"
+}
+
+# The server mode the next start uses: a recorded ServerMode, else DG_FIREBIRD_MODE
+# (checked by start: a bad one must not stop stop, clean or unset from working).
+MODE=$(recorded_value ServerMode 2>/dev/null || echo "${DG_FIREBIRD_MODE:-Super}")
 
 # The installed Firebird: its root (plugins, messages) and programs.
 FBHOME=""
@@ -69,11 +160,6 @@ find_bin() {
 GUARD=$(find_bin fbguard)
 SERVER=$(find_bin firebird)
 ISQL=$(find_bin isql-fb isql)
-
-case "$MODE" in
-  Super|SuperClassic|Classic) ;;
-  *) die "DG_FIREBIRD_MODE must be Super, SuperClassic or Classic (not '$MODE')" ;;
-esac
 
 as_owner() { # runs a command as the user the server runs as
   if [ "$(id -u)" -eq 0 ]; then
@@ -105,6 +191,13 @@ alive() {
   [ "$(proc_field "$1" 1)" != Z ]
 }
 
+# session_pids SID: the live processes of session SID (a Classic server: the listener
+# and the processes serving the connections)
+session_pids() {
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } |
+    awk -v s="$1" '{ pid = $1; sub(/^.*\) /, ""); if ($4 == s && $1 != "Z") print pid }'
+}
+
 server_pid() {
   local pid
   [ -f "$PIDF" ] || return 1
@@ -119,6 +212,15 @@ guard_pid() {
   [ -n "$ppid" ] && [ "$(cat "/proc/$ppid/comm" 2>/dev/null)" = fbguard ] && echo "$ppid"
 }
 
+# port_lingering: a TCP socket other than a listener still holds our port (a connection
+# the server closed first lingers in FIN_WAIT2 or TIME_WAIT for up to 60 s)
+port_lingering() {
+  { cat /proc/net/tcp /proc/net/tcp6 2>/dev/null || true; } |
+    awk -v p="$(printf ':%04X' "$PORT")" '
+      substr($2, length($2) - 4) == p && $4 != "0A" { f = 1 }
+      END { exit !f }'
+}
+
 ready() {
   echo "SELECT 1 FROM RDB\$DATABASE;" |
     "$ISQL" -q -user dbgauge -password dbgauge "127.0.0.1/$PORT:$DB" >/dev/null 2>&1
@@ -130,14 +232,25 @@ write_conf() {
   for f in firebird.msg intl lib plugins plugins.conf fbtrace.conf UDF; do
     [ -e "$FBHOME/$f" ] && ln -sfn "$FBHOME/$f" "$ROOT/$f"
   done
-  cat >"$ROOT/firebird.conf" <<EOF
+  local recs name value
+  recs=$(recorded_settings)
+  {
+    cat <<EOF
 # dbgauge test server (scripts/servers/firebird.sh); everything else at its default
 ServerMode = $MODE
 RemoteServicePort = $PORT
 RemoteBindAddress = 127.0.0.1
 SecurityDatabase = $SEC
-UdfAccess = None
 EOF
+    recorded_value UdfAccess >/dev/null || echo "UdfAccess = None"
+    if [ -n "$recs" ]; then
+      echo "# recorded with firebird.sh set (dbgauge --server-ctl); ServerMode is above"
+      while IFS='=' read -r name value; do
+        # one ServerMode line: stop and status read it
+        [ "${name,,}" = servermode ] || echo "$name = $value"
+      done <<<"$recs"
+    fi
+  } >"$ROOT/firebird.conf"
   cat >"$ROOT/databases.conf" <<EOF
 # dbgauge test server: the security database under its usual alias
 security.db = $SEC
@@ -176,17 +289,42 @@ COMMIT;
 EOF
 }
 
+check_mode() {
+  case "$MODE" in
+    Super|SuperClassic|Classic) ;;
+    *)
+      if recorded_value ServerMode >/dev/null; then
+        die "the recorded ServerMode must be Super, SuperClassic or Classic (not '$MODE')"
+      fi
+      die "DG_FIREBIRD_MODE must be Super, SuperClassic or Classic (not '$MODE')" ;;
+  esac
+}
+
 start() {
   if server_pid >/dev/null && ready; then return 0; fi
+  check_mode
   if server_pid >/dev/null; then stop; fi # up but not answering: start over
   mkdir -p "$BASE"
   chmod 755 "$BASE" 2>/dev/null || true
   mkdir -p "$DIR" "$DATA" "$LOCKDIR"
+  local i prev # the mode of the last start
+  prev=$(sed -n 's/^ServerMode = //p' "$ROOT/firebird.conf" 2>/dev/null || true)
   write_conf
   own "$DIR"
   [ -f "$SEC" ] || init_security
   [ -f "$DB" ] || init_database
   rm -f "$PIDF"
+  # Only Super and SuperClassic bind their port with SO_REUSEADDR: Classic's listener cannot
+  # bind while a connection of the port is still closing (TIME_WAIT, FIN_WAIT2: up to 60 s
+  # after the server closed it), and no server can while one of a Classic server's is; the
+  # server's own bind retries (50 s; the guardian waits 15) may not be enough. Wait here.
+  if { [ "$MODE" = Classic ] || [ "$prev" = Classic ]; } && port_lingering; then
+    echo "firebird.sh: waiting (up to 65 s) for the connections of port $PORT to finish closing" >&2
+    for i in $(seq 1 325); do
+      port_lingering || break
+      sleep 0.2
+    done
+  fi
   if [ "$MODE" = Classic ]; then
     # The guardian refuses Classic; the server started by hand listens and forks a process
     # per connection. It records its own pid (setsid does not fork: sh execs the server).
@@ -195,7 +333,6 @@ start() {
   else
     as_owner "$GUARD" -daemon -forever -pidfile "$PIDF" </dev/null >>"$DIR/guard.log" 2>&1
   fi
-  local i
   for i in $(seq 1 400); do # up to 20 s
     ready && return 0
     sleep 0.05
@@ -205,33 +342,38 @@ start() {
 }
 
 stop() {
-  local pid gpid i
+  local pid gpid i classic=0 left=""
   pid=$(server_pid) || { rm -f "$PIDF"; return 0; }
+  # Classic (as the server was started: the firebird.conf of the last start): the listener
+  # leads a session and process group (setsid) whose other processes serve a connection
+  # each
+  grep -q '^ServerMode = Classic' "$ROOT/firebird.conf" 2>/dev/null && classic=1
   # the guardian first, or it would start the server again
   if gpid=$(guard_pid); then
     kill -TERM "$gpid" 2>/dev/null || true
   fi
+  # Classic: the whole group at once (children whose listener is gone have another parent)
+  [ $classic = 0 ] || kill -TERM -- "-$pid" 2>/dev/null || true
   kill -TERM "$pid" 2>/dev/null || true
-  # Classic (as the server was started): the listener's children serve the connections
-  if grep -q '^ServerMode = Classic' "$ROOT/firebird.conf" 2>/dev/null; then
-    local kids
-    kids=$(awk -v p="$pid" '$4 == p {print $1}' /proc/[0-9]*/stat 2>/dev/null || true)
-    [ -n "$kids" ] && kill -TERM $kids 2>/dev/null || true
-  fi
   for i in $(seq 1 600); do # up to 30 s
-    if ! alive "$pid" && { [ -z "${gpid:-}" ] || ! alive "$gpid"; }; then
+    [ $classic = 0 ] || left=$(session_pids "$pid")
+    if [ -z "$left" ] && ! alive "$pid" && { [ -z "${gpid:-}" ] || ! alive "$gpid"; }; then
       rm -f "$PIDF"
       return 0
     fi
+    if [ "$i" = 100 ] && [ -n "$left" ]; then # 5 s: what TERM did not end gets a KILL
+      echo "firebird.sh: killing Classic server processes that ignored SIGTERM:" $left >&2
+      kill -KILL $left 2>/dev/null || true
+    fi
     sleep 0.05
   done
-  die "the server (pid $pid) did not stop within 30 s"
+  die "the server (pid $pid${left:+; session: $left}) did not stop within 30 s"
 }
 
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  restart) stop; start ;;
+  restart) check_mode; recorded_settings >/dev/null; stop; start ;; # bad settings: still running
   status)
     if server_pid >/dev/null && ready; then
       echo "firebird: running ($(sed -n 's/^ServerMode = //p' "$ROOT/firebird.conf")) on 127.0.0.1:$PORT (database $DB; SYSDBA password in $DIR/sysdba.password)"
@@ -240,5 +382,12 @@ case "${1:-}" in
     echo "firebird: not running"; exit 3 ;;
   env) echo "export DG_TEST_FIREBIRD_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
-  *) echo "usage: $0 start|stop|status|env|restart|clean" >&2; exit 1 ;;
+  set) [ $# -eq 3 ] || die "usage: $0 set NAME VALUE"; set_setting "$2" "$3" ;;
+  unset) [ $# -eq 2 ] || die "usage: $0 unset NAME"; unset_setting "$2" ;;
+  reset) rm -f "$SETTINGS" ;;
+  settings) recorded_settings ;;
+  *)
+    echo "usage: $0 start|stop|status|env|restart|clean" >&2
+    echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2
+    exit 1 ;;
 esac

@@ -2,6 +2,7 @@
 # mysql.sh - a throwaway MariaDB (or MySQL) server for dbgauge's tests and benchmarks.
 #
 #   scripts/servers/mysql.sh start|stop|status|env|restart|clean
+#   scripts/servers/mysql.sh set NAME VALUE | unset NAME | reset | settings
 #
 # The server lives in ${DG_SERVER_DIR:-/tmp/dbgauge-servers}/mysql (data/, my.cnf,
 # error.log, the pid file and the unix socket mysqld.sock), listens on 127.0.0.1 port
@@ -21,6 +22,24 @@
 #   innodb-buffer-pool-dump-at-shutdown = 0     faster, more repeatable stop/start (no
 #   innodb-buffer-pool-load-at-startup = 0        warm-cache dump and reload)
 # Durability stays at the defaults (innodb_flush_log_at_trx_commit = 1, binlog off).
+#
+# Recorded settings: the server-control contract of `dbgauge ... --server-ctl CMD`, which
+# runs `CMD set NAME VALUE` (once per setting), then `CMD restart`.
+#   set NAME VALUE  records the mariadbd option NAME = VALUE (e.g.
+#                   innodb_buffer_pool_size 256M, innodb_flush_log_at_trx_commit 2) in
+#                   mysql/settings, replacing an earlier value of NAME; it takes effect at
+#                   the next start or restart (set itself restarts nothing, and works
+#                   whether the server runs or not). NAME must match
+#                   ^[A-Za-z_][A-Za-z0-9_.]*$ (so the underscore spelling of an option)
+#                   and VALUE ^[A-Za-z0-9_.:+-]+$ (ASCII: no spaces, no quotes), or set
+#                   fails with exit status 1. datadir, socket, pid_file, log_error, port,
+#                   bind_address and user belong to this script.
+#   unset NAME      forgets NAME; reset forgets every setting (back to the defaults above
+#                   at the next start); settings prints the recorded NAME=VALUE lines.
+# `start` (and mariadb-install-db, for a new data directory) reads them at the end of
+# my.cnf's [mariadbd] section, after (so over) the settings above. The server refuses to
+# start on an unknown option or a bad value: `unset` it. `clean` deletes them with the
+# rest of $DIR.
 set -euo pipefail
 cd / # the server user may not be allowed into the caller's directory
 
@@ -32,9 +51,63 @@ CNF=$DIR/my.cnf
 SOCK=$DIR/mysqld.sock
 PIDF=$DIR/mysqld.pid
 LOG=$DIR/error.log
+SETTINGS=$DIR/settings
 URL="mysql://dbgauge:dbgauge@127.0.0.1:$PORT/dbgauge"
 
 die() { echo "mysql.sh: $*" >&2; exit 1; }
+
+# ---- recorded settings ($SETTINGS: NAME=VALUE lines) ----
+# The character classes list their letters: ranges such as A-Z may match non-ASCII
+# letters in some locales.
+AZ=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
+NAME_RE="^[${AZ}_][${AZ}0123456789_.]*\$"
+VALUE_RE="^[${AZ}0123456789_.:+-]+\$"
+
+# check_setting NAME VALUE [WHERE]: dies unless mysql.sh may record NAME = VALUE
+check_setting() {
+  local at=${3:+$3: }
+  [[ $1 =~ $NAME_RE ]] ||
+    die "${at}bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
+  [[ $2 =~ $VALUE_RE ]] ||
+    die "${at}bad value '$2' for $1 (it must match ^[A-Za-z0-9_.:+-]+\$: ASCII, no spaces or quotes)"
+  case "$1" in
+    datadir|socket|pid_file|log_error|port|bind_address|user)
+      die "${at}$1 is set by mysql.sh itself (DG_MYSQL_PORT, DG_SERVER_DIR)" ;;
+  esac
+}
+
+# recorded_settings: the recorded NAME=VALUE lines, checked again (the file may have
+# been edited by hand)
+recorded_settings() {
+  [ -f "$SETTINGS" ] || return 0
+  local line n=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    [ -n "$line" ] || continue
+    [[ $line == *=* ]] || die "$SETTINGS line $n is not NAME=VALUE: $line"
+    check_setting "${line%%=*}" "${line#*=}" "$SETTINGS line $n"
+    printf '%s\n' "$line"
+  done <"$SETTINGS"
+}
+
+set_setting() { # set_setting NAME VALUE
+  check_setting "$1" "$2"
+  mkdir -p "$DIR"
+  [ -f "$SETTINGS" ] || : >"$SETTINGS"
+  awk -F= -v n="$1" -v v="$2" '
+    $1 == n { if (!done) print n "=" v; done = 1; next }
+    { print }
+    END { if (!done) print n "=" v }' "$SETTINGS" >"$SETTINGS.tmp"
+  mv "$SETTINGS.tmp" "$SETTINGS"
+}
+
+unset_setting() { # unset_setting NAME
+  [[ $1 =~ $NAME_RE ]] ||
+    die "bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
+  [ -f "$SETTINGS" ] || return 0
+  awk -F= -v n="$1" '$1 != n' "$SETTINGS" >"$SETTINGS.tmp"
+  mv "$SETTINGS.tmp" "$SETTINGS"
+}
 
 find_bin() {
   local b
@@ -60,9 +133,11 @@ ready() { "$CLIENT" --no-defaults -S "$SOCK" -u root -e 'SELECT 1' >/dev/null 2>
 admin_sql() { "$CLIENT" --no-defaults -S "$SOCK" -u root "$@"; }
 
 write_cnf() {
-  local user_line=""
+  local user_line="" recs name value
   [ "$(id -u)" -eq 0 ] && user_line="user = mysql"
-  cat >"$CNF" <<EOF
+  recs=$(recorded_settings)
+  {
+    cat <<EOF
 # dbgauge test server (scripts/servers/mysql.sh)
 [mariadbd]
 $user_line
@@ -77,13 +152,24 @@ skip-name-resolve
 innodb-buffer-pool-dump-at-shutdown = 0
 innodb-buffer-pool-load-at-startup = 0
 EOF
+    if [ -n "$recs" ]; then
+      echo "# recorded with mysql.sh set (dbgauge --server-ctl)"
+      while IFS='=' read -r name value; do
+        echo "$name = $value"
+      done <<<"$recs"
+    fi
+  } >"$CNF"
 }
 
 init_datadir() {
   mkdir -p "$BASE"
   chmod 755 "$BASE" 2>/dev/null || true
+  # a new data directory keeps the settings recorded before it existed
+  local recs=""
+  [ -f "$SETTINGS" ] && recs=$(cat "$SETTINGS")
   rm -rf "$DIR"
   mkdir -p "$DIR"
+  [ -z "$recs" ] || printf '%s\n' "$recs" >"$SETTINGS"
   write_cnf
   local auth=normal
   if [ "$(id -u)" -eq 0 ]; then
@@ -113,8 +199,9 @@ start() {
   write_cnf
   [ "$(id -u)" -eq 0 ] && chown mysql:mysql "$DIR"
   rm -f "$PIDF"
+  local i logsize=0
+  [ -f "$LOG" ] && logsize=$(stat -c %s "$LOG")
   setsid -f "$SERVER" --defaults-file="$CNF" </dev/null >>"$LOG" 2>&1
-  local i
   for i in $(seq 1 600); do # up to 30 s
     if ready; then
       if [ ! -f "$DIR/provisioned" ]; then
@@ -123,6 +210,8 @@ start() {
       fi
       return 0
     fi
+    # a bad option (say a recorded setting) aborts the server: no need to wait 30 s
+    tail -c +$((logsize + 1)) "$LOG" 2>/dev/null | grep '\[ERROR\] Aborting' >/dev/null && break
     sleep 0.05
   done
   tail -n 20 "$LOG" >&2
@@ -143,7 +232,7 @@ stop() {
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  restart) stop; start ;;
+  restart) recorded_settings >/dev/null; stop; start ;; # bad settings: still running
   status)
     if server_pid >/dev/null && ready; then
       echo "mysql: running on 127.0.0.1:$PORT (data $DATA)"; exit 0
@@ -151,5 +240,12 @@ case "${1:-}" in
     echo "mysql: not running"; exit 3 ;;
   env) echo "export DG_TEST_MYSQL_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
-  *) echo "usage: $0 start|stop|status|env|restart|clean" >&2; exit 1 ;;
+  set) [ $# -eq 3 ] || die "usage: $0 set NAME VALUE"; set_setting "$2" "$3" ;;
+  unset) [ $# -eq 2 ] || die "usage: $0 unset NAME"; unset_setting "$2" ;;
+  reset) rm -f "$SETTINGS" ;;
+  settings) recorded_settings ;;
+  *)
+    echo "usage: $0 start|stop|status|env|restart|clean" >&2
+    echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2
+    exit 1 ;;
 esac

@@ -2,6 +2,7 @@
 # postgres.sh - a throwaway PostgreSQL server for dbgauge's tests and benchmarks.
 #
 #   scripts/servers/postgres.sh start|stop|status|env|restart|clean
+#   scripts/servers/postgres.sh set NAME VALUE | unset NAME | reset | settings
 #
 # The cluster lives in ${DG_SERVER_DIR:-/tmp/dbgauge-servers}/postgres (data/, server.log
 # and the unix socket), listens on 127.0.0.1 port ${DG_PG_PORT:-54329} only, and has a
@@ -24,6 +25,22 @@
 #                           itself stays on: commits are durable as on a real server)
 # Authentication: TCP connections use scram-sha-256 (so a wrong password is refused);
 # the unix socket trusts local users (the superuser postgres administers through it).
+#
+# Recorded settings: the server-control contract of `dbgauge ... --server-ctl CMD`, which
+# runs `CMD set NAME VALUE` (once per setting), then `CMD restart`.
+#   set NAME VALUE  records the postgresql.conf parameter NAME = VALUE (e.g.
+#                   shared_buffers 16MB, work_mem 4MB) in postgres/settings, replacing an
+#                   earlier value of NAME; it takes effect at the next start or restart
+#                   (set itself restarts nothing, and works whether the server runs or
+#                   not). NAME must match ^[A-Za-z_][A-Za-z0-9_.]*$ and VALUE
+#                   ^[A-Za-z0-9_.:+-]+$ (ASCII: no spaces, no quotes), or set fails with
+#                   exit status 1. port, listen_addresses, unix_socket_directories and
+#                   the file locations belong to this script.
+#   unset NAME      forgets NAME; reset forgets every setting (back to the defaults above
+#                   at the next start); settings prints the recorded NAME=VALUE lines.
+# `start` passes them to the server as -c NAME=VALUE after DG_PG_OPTIONS (so they win;
+# names compared ignoring case, as PostgreSQL does). The server refuses to start on an
+# unknown name or a bad value: `unset` it. `clean` deletes them with the rest of $DIR.
 set -euo pipefail
 cd / # the server user may not be allowed into the caller's directory
 
@@ -32,9 +49,63 @@ BASE=${DG_SERVER_DIR:-/tmp/dbgauge-servers}
 DIR=$BASE/postgres
 DATA=$DIR/data
 LOG=$DIR/server.log
+SETTINGS=$DIR/settings
 URL="postgres://dbgauge:dbgauge@127.0.0.1:$PORT/dbgauge"
 
 die() { echo "postgres.sh: $*" >&2; exit 1; }
+
+# ---- recorded settings ($SETTINGS: NAME=VALUE lines) ----
+# The character classes list their letters: ranges such as A-Z may match non-ASCII
+# letters in some locales.
+AZ=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
+NAME_RE="^[${AZ}_][${AZ}0123456789_.]*\$"
+VALUE_RE="^[${AZ}0123456789_.:+-]+\$"
+
+# check_setting NAME VALUE [WHERE]: dies unless postgres.sh may record NAME = VALUE
+check_setting() {
+  local at=${3:+$3: }
+  [[ $1 =~ $NAME_RE ]] ||
+    die "${at}bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
+  [[ $2 =~ $VALUE_RE ]] ||
+    die "${at}bad value '$2' for $1 (it must match ^[A-Za-z0-9_.:+-]+\$: ASCII, no spaces or quotes)"
+  case "${1,,}" in
+    port|listen_addresses|unix_socket_directories|data_directory|config_file|hba_file|ident_file)
+      die "${at}$1 is set by postgres.sh itself (DG_PG_PORT, DG_SERVER_DIR)" ;;
+  esac
+}
+
+# recorded_settings: the recorded NAME=VALUE lines, checked again (the file may have
+# been edited by hand, and start passes them through a shell)
+recorded_settings() {
+  [ -f "$SETTINGS" ] || return 0
+  local line n=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    n=$((n + 1))
+    [ -n "$line" ] || continue
+    [[ $line == *=* ]] || die "$SETTINGS line $n is not NAME=VALUE: $line"
+    check_setting "${line%%=*}" "${line#*=}" "$SETTINGS line $n"
+    printf '%s\n' "$line"
+  done <"$SETTINGS"
+}
+
+set_setting() { # set_setting NAME VALUE
+  check_setting "$1" "$2"
+  mkdir -p "$DIR"
+  [ -f "$SETTINGS" ] || : >"$SETTINGS"
+  awk -F= -v n="$1" -v v="$2" '
+    tolower($1) == tolower(n) { if (!done) print n "=" v; done = 1; next }
+    { print }
+    END { if (!done) print n "=" v }' "$SETTINGS" >"$SETTINGS.tmp"
+  mv "$SETTINGS.tmp" "$SETTINGS"
+}
+
+unset_setting() { # unset_setting NAME
+  [[ $1 =~ $NAME_RE ]] ||
+    die "bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
+  [ -f "$SETTINGS" ] || return 0
+  awk -F= -v n="$1" 'tolower($1) != tolower(n)' "$SETTINGS" >"$SETTINGS.tmp"
+  mv "$SETTINGS.tmp" "$SETTINGS"
+}
 
 # The server binaries: Debian keeps them out of PATH, in /usr/lib/postgresql/<major>/bin.
 bindir() {
@@ -66,8 +137,12 @@ admin_psql() {
 init_cluster() {
   mkdir -p "$BASE"
   chmod 755 "$BASE" 2>/dev/null || true
+  # a new cluster keeps the settings recorded before it existed
+  local recs=""
+  [ -f "$SETTINGS" ] && recs=$(cat "$SETTINGS")
   rm -rf "$DIR"
   mkdir -p "$DIR"
+  [ -z "$recs" ] || printf '%s\n' "$recs" >"$SETTINGS"
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$DIR"
   chmod 700 "$DIR"
   as_owner "$BIN/initdb" -D "$DATA" -U postgres -E UTF8 --locale=C --no-sync \
@@ -97,7 +172,11 @@ EOF
 
 start() {
   if running; then return 0; fi
-  local fresh=0
+  local fresh=0 recs line opts=""
+  recs=$(recorded_settings)
+  while IFS= read -r line; do
+    [ -z "$line" ] || opts="$opts -c $line"
+  done <<<"$recs"
   if [ ! -f "$DATA/PG_VERSION" ]; then
     init_cluster
     fresh=1
@@ -105,8 +184,8 @@ start() {
   # the socket directory must be reachable by the server user
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$DIR"
   # port and socket directory on the command line too, so DG_PG_PORT applies to an
-  # existing cluster
-  as_owner "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -o "-p $PORT -k $DIR ${DG_PG_OPTIONS:-}" start >/dev/null \
+  # existing cluster; the recorded settings last, so they win
+  as_owner "$BIN/pg_ctl" -D "$DATA" -l "$LOG" -w -t 60 -o "-p $PORT -k $DIR ${DG_PG_OPTIONS:-}$opts" start >/dev/null \
     || { tail -n 20 "$LOG" >&2; die "the server did not start (log: $LOG)"; }
   if [ $fresh = 1 ] || [ ! -f "$DIR/provisioned" ]; then
     create_role_and_db
@@ -123,11 +202,18 @@ stop() {
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  restart) stop; start ;;
+  restart) recorded_settings >/dev/null; stop; start ;; # bad settings: still running
   status)
     if running; then echo "postgres: running on 127.0.0.1:$PORT (data $DATA)"; exit 0; fi
     echo "postgres: not running"; exit 3 ;;
   env) echo "export DG_TEST_POSTGRES_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
-  *) echo "usage: $0 start|stop|status|env|restart|clean" >&2; exit 1 ;;
+  set) [ $# -eq 3 ] || die "usage: $0 set NAME VALUE"; set_setting "$2" "$3" ;;
+  unset) [ $# -eq 2 ] || die "usage: $0 unset NAME"; unset_setting "$2" ;;
+  reset) rm -f "$SETTINGS" ;;
+  settings) recorded_settings ;;
+  *)
+    echo "usage: $0 start|stop|status|env|restart|clean" >&2
+    echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2
+    exit 1 ;;
 esac

@@ -17,6 +17,7 @@
 #include "experiment/sweep.h"
 #include "results/result.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+
+#define MAX_SERVER 64 /* --vary server.NAME parameters */
 
 static volatile sig_atomic_t interrupted;
 
@@ -75,7 +78,8 @@ static bool not_a_parameter(const char *name)
 {
     static const char *const names[] = {"json", "results-dir", "no-results", "quiet", "q",
                                         "output-dir", "o", "repeat", "resume", "before-each",
-                                        "after-each", "help", "password-file", NULL};
+                                        "after-each", "server-ctl", "help", "password-file",
+                                        NULL};
     for (const char *const *n = names; *n; n++)
         if (!strcmp(*n, name))
             return true;
@@ -94,7 +98,9 @@ static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *
                                "--vary %s: '%s' says where results go or how dbgauge reports, not "
                                "what is measured; it cannot be a sweep parameter",
                                name, name);
-        if (!strncmp(name, "conn.", 5)) {
+        if (!strncmp(name, "server.", 7)) {
+            continue; /* applied by --server-ctl before the point (set_server) */
+        } else if (!strncmp(name, "conn.", 5)) {
             char *kv = xasprintf("%s=%s", name + 5, v);
             rc = dg_cli_apply(po, DG_CMD_RUN, "conn", kv, err);
             if (rc == 0) /* dg_cli_apply keeps a pointer to the value: keep kv alive */
@@ -114,6 +120,91 @@ static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *
             return rc;
         }
     }
+    return 0;
+}
+
+/* A --vary server.NAME: the name a server's configuration knows, the value one a shell
+ * command line can carry without quoting surprises. */
+static int check_server_param(const dg_options *o, const dg_sweep *s, dg_err *err)
+{
+    for (int p = 0; p < s->nparams; p++) {
+        const char *name = s->params[p].name;
+        if (strncmp(name, "server.", 7))
+            continue;
+        if (!o->server_ctl)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--vary %s needs --server-ctl CMD, the command that sets a server "
+                               "setting and restarts the server (scripts/servers/*.sh for the test "
+                               "servers)",
+                               name);
+        const char *n = name + 7;
+        bool ok = *n && (isalpha((unsigned char)*n) || *n == '_');
+        for (const char *c = n; ok && *c; c++)
+            ok = isalnum((unsigned char)*c) || *c == '_' || *c == '.';
+        if (!ok)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--vary %s: a server setting's name is a letter or '_', then letters, "
+                               "digits, '_' or '.'",
+                               name);
+        for (int k = 0; k < s->params[p].nvalues; k++)
+            for (const char *c = s->params[p].values[k]; *c; c++)
+                if (!isalnum((unsigned char)*c) && !strchr("_.:+-/", *c))
+                    return dg_err_fail(err, DG_E_INVAL,
+                                       "--vary %s: value '%s' has '%c'; a server setting's value "
+                                       "here is letters, digits and _.:+-/",
+                                       name, s->params[p].values[k], *c);
+    }
+    return 0;
+}
+
+/* Runs CMD ARGS through the shell; -1 (logged) unless it exits 0. */
+static int run_ctl(const char *ctl, const char *args)
+{
+    char *cmd = xasprintf("%s %s", ctl, args);
+    fflush(stdout);
+    int st = system(cmd);
+    int rc = 0;
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char *shown = dg_url_redact_text(cmd);
+        dg_log_error("--server-ctl failed (status %d): %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+                     shown);
+        free(shown);
+        rc = -1;
+    }
+    free(cmd);
+    return rc;
+}
+
+/* Sets the point's server.NAME values and restarts the server, unless the server already
+ * runs with them (*applied: the values last applied, "" when unknown). The point's
+ * settings go to out for the session to record and read back. */
+static int set_server(const dg_options *o, const dg_sweep *s, const dg_sweep_point *pt, char *applied,
+                      size_t applied_len, dg_setting *out, int *nout)
+{
+    char key[1024] = "";
+    size_t n = 0;
+    *nout = 0;
+    for (int p = 0; p < s->nparams && n < sizeof key && *nout < MAX_SERVER; p++) {
+        if (strncmp(s->params[p].name, "server.", 7))
+            continue;
+        out[*nout].name = s->params[p].name + 7;
+        out[*nout].value = dg_sweep_value(s, pt, p);
+        n += (size_t)snprintf(key + n, sizeof key - n, "%s=%s;", out[*nout].name, out[*nout].value);
+        (*nout)++;
+    }
+    if (*nout == 0 || !strcmp(key, applied))
+        return 0;
+    applied[0] = '\0';
+    for (int i = 0; i < *nout; i++) {
+        char *args = xasprintf("set %s %s", out[i].name, out[i].value);
+        int rc = run_ctl(o->server_ctl, args);
+        free(args);
+        if (rc)
+            return -1;
+    }
+    if (run_ctl(o->server_ctl, "restart"))
+        return -1;
+    snprintf(applied, applied_len, "%s", key);
     return 0;
 }
 
@@ -164,7 +255,8 @@ static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char
 /* One point: a quiet session with the point's options, its result written to path.
  * Returns the exit status `run` would have had; *doc gets the document when one was
  * built (and written). */
-static int run_point(const dg_options *po, const json_t *extra, const char *path, json_t **doc)
+static int run_point(const dg_options *po, const json_t *extra, const dg_setting *server, int nserver,
+                     const char *path, json_t **doc)
 {
     *doc = NULL;
     dg_workload *wl = NULL;
@@ -173,6 +265,8 @@ static int run_point(const dg_options *po, const json_t *extra, const char *path
     dg_session_config cfg;
     dg_cli_session_config(po, wl, NULL, &cfg);
     cfg.extra = extra;
+    cfg.server_settings = server;
+    cfg.nserver_settings = nserver;
     dg_session_stage stage;
     dg_err err = DG_ERR_INIT;
     int status;
@@ -211,6 +305,10 @@ int dg_cmd_sweep(dg_options *o)
         return 1;
     }
     int status = 1;
+    if (check_server_param(o, &s, &err)) {
+        dg_log_error("%s", err.msg);
+        goto out;
+    }
     /* Check every point's options before running anything. */
     for (int i = 0; i < s.npoints; i++) {
         dg_options po = *o;
@@ -271,6 +369,7 @@ int dg_cmd_sweep(dg_options *o)
         any_shape |= shapes[p];
     }
     char last_key[2400] = "";
+    char server_applied[1024] = "";
     bool any_bad = false;
     for (int i = 0; i < s.npoints && !interrupted; i++) {
         dg_sweep_point *pt = &s.points[i];
@@ -301,12 +400,15 @@ int dg_cmd_sweep(dg_options *o)
             snprintf(last_key, sizeof last_key, "%s", key);
         }
         json_t *extra = json_pack("{s:o}", "sweep", dg_sweep_point_json(&s, pt));
-        if (run_hook(&s, pt, o->before_each, "--before-each") != 0) {
+        dg_setting server[MAX_SERVER];
+        int nserver = 0;
+        if (set_server(o, &s, pt, server_applied, sizeof server_applied, server, &nserver) != 0 ||
+            run_hook(&s, pt, o->before_each, "--before-each") != 0) {
             pt->status = DG_POINT_FAILED;
             pt->exit = 1;
         } else {
             json_t *doc = NULL;
-            pt->exit = run_point(&po, extra, path, &doc);
+            pt->exit = run_point(&po, extra, server, nserver, path, &doc);
             const char *reason = doc ? dg_res_str(doc, "run.stop_reason") : NULL;
             if (pt->exit == 0)
                 pt->status = DG_POINT_DONE;

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Server settings as sweep parameters on Firebird: a sweep over
+# server.ServerMode=Super,SuperClassic,Classic through --server-ctl (the test server
+# script's set/restart contract) restarts the server in each mode, and each point's
+# result records the mode that actually served it (told by the backend from the server's
+# processes, not copied from the request), and DefaultDbCachePages read back as the
+# attachment's page buffers. The sweep runs on its own throwaway server (own directory
+# and port), so the shared test server is never restarted. No file or output holds the
+# URL's password, and a bad server parameter is refused before anything runs.
+source "$(dirname "$0")/common.bash"
+source "$(dirname "$0")/firebird.bash"
+fb_url >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) where Firebird is not set up
+
+chmod 755 "$TMP" # the server runs as user firebird
+# a port of its own per run: a Classic server's closed connections hold its port for up
+# to a minute (TIME_WAIT), which a switch into or out of Classic must wait out
+export DG_SERVER_DIR="$TMP/servers" DG_FIREBIRD_PORT=${DG_TEST_CTL_FIREBIRD_PORT:-$((30540 + $$ % 400))}
+CTL="$DG_SRC/scripts/servers/firebird.sh"
+trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+"$CTL" start >/dev/null
+eval "$("$CTL" env)"
+url=$DG_TEST_FIREBIRD_URL
+# the URL's password is "dbgauge": give the sweep one that can be searched for
+pass=dbgauge
+
+ctl="env DG_SERVER_DIR=$DG_SERVER_DIR DG_FIREBIRD_PORT=$DG_FIREBIRD_PORT $CTL"
+"$DBGAUGE" sweep --db "$url" -w tpcb --scale 1 -c 2 -T 1s --seed 3 \
+  --vary server.ServerMode=Super,SuperClassic,Classic --vary server.DefaultDbCachePages=700 \
+  --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }
+cat "$TMP/out" >&2
+n=0
+for f in "$TMP"/sw/p*.json; do
+  n=$((n + 1))
+  want=$(json "$f" "d['server']['requested']['ServerMode']")
+  got=$(json "$f" "d['server']['effective']['ServerMode']")
+  mode=$(json "$f" "d['server']['settings']['server_mode']")
+  pages=$(json "$f" "d['server']['requested']['DefaultDbCachePages']")
+  buffers=$(json "$f" "d['server']['effective']['DefaultDbCachePages']")
+  note "$(basename "$f"): asked $want/$pages, ran $got ($mode)/$buffers"
+  [ "$got" = "$want" ] || fail "$(basename "$f"): asked for $want, the server ran $got"
+  [ "$mode" = "$want" ] || fail "$(basename "$f"): server.settings.server_mode $mode, expected $want"
+  [ "$buffers" = "$pages" ] || fail "$(basename "$f"): DefaultDbCachePages $pages, page buffers $buffers"
+  [ "$(json "$f" "d['run']['complete']")" = True ] || fail "$(basename "$f") incomplete"
+  [ "$(json "$f" "d['sweep']['params']['server.ServerMode']")" = "$want" ] || fail "sweep.params"
+done
+[ "$n" = 3 ] || fail "expected 3 points, found $n"
+# the server is left with the last point's settings
+grep -q '^ServerMode=Classic$' <("$CTL" settings) || fail "the server script does not hold the last mode"
+if grep -rq "$pass@" "$TMP/sw" "$TMP/out" "$TMP/err"; then fail "a password reached the sweep's files"; fi
+
+# refused before anything runs: no --server-ctl, a bad name, a value with a space
+expect_exit 1 "$DBGAUGE" sweep --db "$url" -w tpcb -T 1s --vary server.ServerMode=Super -o "$TMP/x1"
+grep -q 'needs --server-ctl' "$TMP/err" || fail "no --server-ctl: $(cat "$TMP/err")"
+expect_exit 1 "$DBGAUGE" sweep --db "$url" -w tpcb -T 1s --vary 'server.1x=1' --server-ctl true -o "$TMP/x2"
+grep -q "setting's name" "$TMP/err" || fail "bad name: $(cat "$TMP/err")"
+expect_exit 1 "$DBGAUGE" sweep --db "$url" -w tpcb -T 1s --vary 'server.ServerMode=a b' --server-ctl true -o "$TMP/x3"
+grep -q "has ' '" "$TMP/err" || fail "bad value: $(cat "$TMP/err")"
+[ ! -e "$TMP/x1" ] && [ ! -e "$TMP/x2" ] && [ ! -e "$TMP/x3" ] || fail "a refused sweep left files"
+# a failing control command fails the point, not the sweep's bookkeeping
+expect_exit 2 "$DBGAUGE" sweep --db "$url" -w tpcb -T 1s --vary server.ServerMode=Super --server-ctl false -o "$TMP/x4"
+grep -q -- '--server-ctl failed' "$TMP/err" || fail "a failing control command: $(cat "$TMP/err")"
+[ "$(json "$TMP/x4/experiment.json" "d['points'][0]['status']")" = failed ] || fail "point not failed"
+echo ok

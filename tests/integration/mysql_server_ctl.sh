@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Server settings as sweep parameters on MariaDB: --vary server.innodb_buffer_pool_size
+# and server.innodb_flush_log_at_trx_commit through --server-ctl (scripts/servers/mysql.sh
+# set/restart) on a throwaway server of its own (own directory and port; the shared test
+# server is never restarted). Each point's result records what was asked and what the
+# server's global variables show after the restart (sizes in bytes); the server keeps the
+# last point's settings, and `reset` brings the defaults back.
+source "$(dirname "$0")/common.bash"
+need_server mysql >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without MariaDB
+
+chmod 755 "$TMP" # the server runs as user mysql
+export DG_SERVER_DIR="$TMP/servers" DG_MYSQL_PORT=${DG_TEST_CTL_MYSQL_PORT:-$((33080 + $$ % 400))}
+CTL="$DG_SRC/scripts/servers/mysql.sh"
+trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+"$CTL" start >/dev/null
+eval "$("$CTL" env)"
+url=$DG_TEST_MYSQL_URL
+
+ctl="env DG_SERVER_DIR=$DG_SERVER_DIR DG_MYSQL_PORT=$DG_MYSQL_PORT $CTL"
+"$DBGAUGE" sweep --db "$url" -w tpcb:select-only --scale 1 -c 2 -T 1s --seed 3 \
+  --vary server.innodb_buffer_pool_size=32M,64M --vary server.innodb_flush_log_at_trx_commit=2 \
+  --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }
+cat "$TMP/out" >&2
+n=0
+for f in "$TMP"/sw/p*.json; do
+  n=$((n + 1))
+  pool=$(json "$f" "d['server']['requested']['innodb_buffer_pool_size']")
+  got=$(json "$f" "d['server']['effective']['innodb_buffer_pool_size']")
+  note "$(basename "$f"): buffer pool asked $pool, server shows $got"
+  [ "$got" = $(( ${pool%M} * 1024 * 1024 )) ] || fail "$(basename "$f"): buffer pool $pool, the server runs $got"
+  [ "$(json "$f" "d['server']['effective']['innodb_flush_log_at_trx_commit']")" = 2 ] || fail "flush_log_at_trx_commit"
+done
+[ "$n" = 2 ] || fail "expected 2 points, found $n"
+grep -q '^innodb_buffer_pool_size=64M$' <("$CTL" settings) || fail "the server script does not hold the last value"
+"$CTL" reset
+[ -z "$("$CTL" settings)" ] || fail "reset left settings"
+echo ok

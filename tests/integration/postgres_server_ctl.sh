@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Server settings as sweep parameters on PostgreSQL: --vary server.work_mem and
+# server.shared_buffers through --server-ctl (scripts/servers/postgres.sh set/restart) on
+# a throwaway cluster of its own (own directory and port; the shared test server is never
+# restarted). Each point's result records what was asked and what current_setting()
+# showed after the restart; the server keeps the last point's settings, and `reset`
+# brings the defaults back.
+source "$(dirname "$0")/common.bash"
+need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
+
+chmod 755 "$TMP" # the server runs as user postgres
+export DG_SERVER_DIR="$TMP/servers" DG_PG_PORT=${DG_TEST_CTL_PG_PORT:-$((54340 + $$ % 400))}
+CTL="$DG_SRC/scripts/servers/postgres.sh"
+trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+"$CTL" start >/dev/null
+eval "$("$CTL" env)"
+url=$DG_TEST_POSTGRES_URL
+
+ctl="env DG_SERVER_DIR=$DG_SERVER_DIR DG_PG_PORT=$DG_PG_PORT $CTL"
+"$DBGAUGE" sweep --db "$url" -w tpcb:select-only --scale 1 -c 2 -T 1s --seed 3 \
+  --vary server.shared_buffers=16MB,32MB --vary server.work_mem=6MB \
+  --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }
+cat "$TMP/out" >&2
+n=0
+for f in "$TMP"/sw/p*.json; do
+  n=$((n + 1))
+  for s in shared_buffers work_mem; do
+    want=$(json "$f" "d['server']['requested']['$s']")
+    got=$(json "$f" "d['server']['effective']['$s']")
+    note "$(basename "$f"): $s asked $want, server shows $got"
+    [ "$got" = "$want" ] || fail "$(basename "$f"): $s asked $want, the server runs $got"
+  done
+done
+[ "$n" = 2 ] || fail "expected 2 points, found $n"
+grep -q '^shared_buffers=32MB$' <("$CTL" settings) || fail "the server script does not hold the last value"
+"$CTL" reset
+"$CTL" restart >/dev/null
+[ -z "$("$CTL" settings)" ] || fail "reset left settings"
+echo ok
