@@ -304,6 +304,10 @@ static dg_errclass classify(const ISC_STATUS *sv, const char *state)
         case isc_lock_timeout:
         case isc_record_lock:
         case isc_concurrent_transaction:
+        /* a locking read (WITH LOCK) whose record a concurrent transaction changed or
+         * deleted between the read and the lock: a conflict like the ones above (seen in
+         * tpcc on SuperClassic and Classic, where attachments interleave more) */
+        case isc_no_cur_rec:
             retry = true;
             break;
         case isc_unique_key_violation:
