@@ -50,6 +50,7 @@
 # `start` writes them at the end of root/firebird.conf (names compared ignoring case);
 # `clean` deletes them with the rest of $DIR.
 set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 PORT=${DG_FIREBIRD_PORT:-30509}
 BASE=${DG_SERVER_DIR:-/tmp/dbgauge-servers}
@@ -71,71 +72,20 @@ URL="firebird://dbgauge:dbgauge@127.0.0.1:$PORT/$DB"
 
 die() { echo "firebird.sh: $*" >&2; exit 1; }
 
-# ---- recorded settings ($SETTINGS: NAME=VALUE lines) ----
-# The character classes list their letters: ranges such as A-Z may match non-ASCII
-# letters in some locales.
-AZ=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
-NAME_RE="^[${AZ}_][${AZ}0123456789_.]*\$"
-VALUE_RE="^[${AZ}0123456789_.:+-]+\$"
-
-# check_setting NAME VALUE [WHERE]: dies unless firebird.sh may record NAME = VALUE
-check_setting() {
-  local at=${3:+$3: }
-  [[ $1 =~ $NAME_RE ]] ||
-    die "${at}bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
-  [[ $2 =~ $VALUE_RE ]] ||
-    die "${at}bad value '$2' for $1 (it must match ^[A-Za-z0-9_.:+-]+\$: ASCII, no spaces or quotes)"
+# owned_setting NAME VALUE AT (settings.bash): what firebird.sh itself controls
+owned_setting() {
   case "${1,,}" in
     remoteserviceport|remotebindaddress|securitydatabase)
-      die "${at}$1 is set by firebird.sh itself (DG_FIREBIRD_PORT, DG_SERVER_DIR)" ;;
+      die "$3$1 is set by firebird.sh itself (DG_FIREBIRD_PORT, DG_SERVER_DIR)" ;;
     servermode)
       case "$2" in
         Super|SuperClassic|Classic) ;;
-        *) die "${at}ServerMode must be Super, SuperClassic or Classic (not '$2')" ;;
+        *) die "$3ServerMode must be Super, SuperClassic or Classic (not '$2')" ;;
       esac ;;
   esac
 }
-
-# recorded_settings: the recorded NAME=VALUE lines, checked again (the file may have
-# been edited by hand)
-recorded_settings() {
-  [ -f "$SETTINGS" ] || return 0
-  local line n=0
-  while IFS= read -r line || [ -n "$line" ]; do
-    n=$((n + 1))
-    [ -n "$line" ] || continue
-    [[ $line == *=* ]] || die "$SETTINGS line $n is not NAME=VALUE: $line"
-    check_setting "${line%%=*}" "${line#*=}" "$SETTINGS line $n"
-    printf '%s\n' "$line"
-  done <"$SETTINGS"
-}
-
-# recorded_value NAME: the recorded value of NAME (any case); fails when there is none
-recorded_value() {
-  [ -f "$SETTINGS" ] || return 1
-  awk -F= -v n="$1" '
-    tolower($1) == tolower(n) { v = $2; f = 1 }
-    END { if (f) print v; exit !f }' "$SETTINGS"
-}
-
-set_setting() { # set_setting NAME VALUE
-  check_setting "$1" "$2"
-  mkdir -p "$DIR"
-  [ -f "$SETTINGS" ] || : >"$SETTINGS"
-  awk -F= -v n="$1" -v v="$2" '
-    tolower($1) == tolower(n) { if (!done) print n "=" v; done = 1; next }
-    { print }
-    END { if (!done) print n "=" v }' "$SETTINGS" >"$SETTINGS.tmp"
-  mv "$SETTINGS.tmp" "$SETTINGS"
-}
-
-unset_setting() { # unset_setting NAME
-  [[ $1 =~ $NAME_RE ]] ||
-    die "bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
-  [ -f "$SETTINGS" ] || return 0
-  awk -F= -v n="$1" 'tolower($1) != tolower(n)' "$SETTINGS" >"$SETTINGS.tmp"
-  mv "$SETTINGS.tmp" "$SETTINGS"
-}
+SETTINGS_FOLD=1
+source "$HERE/settings.bash"
 
 # The server mode the next start uses: a recorded ServerMode, else DG_FIREBIRD_MODE
 # (checked by start: a bad one must not stop stop, clean or unset from working).
@@ -382,10 +332,7 @@ case "${1:-}" in
     echo "firebird: not running"; exit 3 ;;
   env) echo "export DG_TEST_FIREBIRD_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
-  set) [ $# -eq 3 ] || die "usage: $0 set NAME VALUE"; set_setting "$2" "$3" ;;
-  unset) [ $# -eq 2 ] || die "usage: $0 unset NAME"; unset_setting "$2" ;;
-  reset) rm -f "$SETTINGS" ;;
-  settings) recorded_settings ;;
+  set|unset|reset|settings) settings_command "$@" ;;
   *)
     echo "usage: $0 start|stop|status|env|restart|clean" >&2
     echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2

@@ -41,6 +41,7 @@
 # start on an unknown option or a bad value: `unset` it. `clean` deletes them with the
 # rest of $DIR.
 set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd / # the server user may not be allowed into the caller's directory
 
 PORT=${DG_MYSQL_PORT:-33069}
@@ -56,58 +57,15 @@ URL="mysql://dbgauge:dbgauge@127.0.0.1:$PORT/dbgauge"
 
 die() { echo "mysql.sh: $*" >&2; exit 1; }
 
-# ---- recorded settings ($SETTINGS: NAME=VALUE lines) ----
-# The character classes list their letters: ranges such as A-Z may match non-ASCII
-# letters in some locales.
-AZ=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
-NAME_RE="^[${AZ}_][${AZ}0123456789_.]*\$"
-VALUE_RE="^[${AZ}0123456789_.:+-]+\$"
-
-# check_setting NAME VALUE [WHERE]: dies unless mysql.sh may record NAME = VALUE
-check_setting() {
-  local at=${3:+$3: }
-  [[ $1 =~ $NAME_RE ]] ||
-    die "${at}bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
-  [[ $2 =~ $VALUE_RE ]] ||
-    die "${at}bad value '$2' for $1 (it must match ^[A-Za-z0-9_.:+-]+\$: ASCII, no spaces or quotes)"
+# owned_setting NAME VALUE AT (settings.bash): what mysql.sh itself controls
+owned_setting() {
   case "$1" in
     datadir|socket|pid_file|log_error|port|bind_address|user)
-      die "${at}$1 is set by mysql.sh itself (DG_MYSQL_PORT, DG_SERVER_DIR)" ;;
+      die "$3$1 is set by mysql.sh itself (DG_MYSQL_PORT, DG_SERVER_DIR)" ;;
   esac
 }
-
-# recorded_settings: the recorded NAME=VALUE lines, checked again (the file may have
-# been edited by hand)
-recorded_settings() {
-  [ -f "$SETTINGS" ] || return 0
-  local line n=0
-  while IFS= read -r line || [ -n "$line" ]; do
-    n=$((n + 1))
-    [ -n "$line" ] || continue
-    [[ $line == *=* ]] || die "$SETTINGS line $n is not NAME=VALUE: $line"
-    check_setting "${line%%=*}" "${line#*=}" "$SETTINGS line $n"
-    printf '%s\n' "$line"
-  done <"$SETTINGS"
-}
-
-set_setting() { # set_setting NAME VALUE
-  check_setting "$1" "$2"
-  mkdir -p "$DIR"
-  [ -f "$SETTINGS" ] || : >"$SETTINGS"
-  awk -F= -v n="$1" -v v="$2" '
-    $1 == n { if (!done) print n "=" v; done = 1; next }
-    { print }
-    END { if (!done) print n "=" v }' "$SETTINGS" >"$SETTINGS.tmp"
-  mv "$SETTINGS.tmp" "$SETTINGS"
-}
-
-unset_setting() { # unset_setting NAME
-  [[ $1 =~ $NAME_RE ]] ||
-    die "bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
-  [ -f "$SETTINGS" ] || return 0
-  awk -F= -v n="$1" '$1 != n' "$SETTINGS" >"$SETTINGS.tmp"
-  mv "$SETTINGS.tmp" "$SETTINGS"
-}
+SETTINGS_FOLD=0
+source "$HERE/settings.bash"
 
 find_bin() {
   local b
@@ -240,10 +198,7 @@ case "${1:-}" in
     echo "mysql: not running"; exit 3 ;;
   env) echo "export DG_TEST_MYSQL_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
-  set) [ $# -eq 3 ] || die "usage: $0 set NAME VALUE"; set_setting "$2" "$3" ;;
-  unset) [ $# -eq 2 ] || die "usage: $0 unset NAME"; unset_setting "$2" ;;
-  reset) rm -f "$SETTINGS" ;;
-  settings) recorded_settings ;;
+  set|unset|reset|settings) settings_command "$@" ;;
   *)
     echo "usage: $0 start|stop|status|env|restart|clean" >&2
     echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2

@@ -42,6 +42,7 @@
 # names compared ignoring case, as PostgreSQL does). The server refuses to start on an
 # unknown name or a bad value: `unset` it. `clean` deletes them with the rest of $DIR.
 set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd / # the server user may not be allowed into the caller's directory
 
 PORT=${DG_PG_PORT:-54329}
@@ -54,58 +55,15 @@ URL="postgres://dbgauge:dbgauge@127.0.0.1:$PORT/dbgauge"
 
 die() { echo "postgres.sh: $*" >&2; exit 1; }
 
-# ---- recorded settings ($SETTINGS: NAME=VALUE lines) ----
-# The character classes list their letters: ranges such as A-Z may match non-ASCII
-# letters in some locales.
-AZ=ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
-NAME_RE="^[${AZ}_][${AZ}0123456789_.]*\$"
-VALUE_RE="^[${AZ}0123456789_.:+-]+\$"
-
-# check_setting NAME VALUE [WHERE]: dies unless postgres.sh may record NAME = VALUE
-check_setting() {
-  local at=${3:+$3: }
-  [[ $1 =~ $NAME_RE ]] ||
-    die "${at}bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
-  [[ $2 =~ $VALUE_RE ]] ||
-    die "${at}bad value '$2' for $1 (it must match ^[A-Za-z0-9_.:+-]+\$: ASCII, no spaces or quotes)"
+# owned_setting NAME VALUE AT (settings.bash): what postgres.sh itself controls
+owned_setting() {
   case "${1,,}" in
     port|listen_addresses|unix_socket_directories|data_directory|config_file|hba_file|ident_file)
-      die "${at}$1 is set by postgres.sh itself (DG_PG_PORT, DG_SERVER_DIR)" ;;
+      die "$3$1 is set by postgres.sh itself (DG_PG_PORT, DG_SERVER_DIR)" ;;
   esac
 }
-
-# recorded_settings: the recorded NAME=VALUE lines, checked again (the file may have
-# been edited by hand, and start passes them through a shell)
-recorded_settings() {
-  [ -f "$SETTINGS" ] || return 0
-  local line n=0
-  while IFS= read -r line || [ -n "$line" ]; do
-    n=$((n + 1))
-    [ -n "$line" ] || continue
-    [[ $line == *=* ]] || die "$SETTINGS line $n is not NAME=VALUE: $line"
-    check_setting "${line%%=*}" "${line#*=}" "$SETTINGS line $n"
-    printf '%s\n' "$line"
-  done <"$SETTINGS"
-}
-
-set_setting() { # set_setting NAME VALUE
-  check_setting "$1" "$2"
-  mkdir -p "$DIR"
-  [ -f "$SETTINGS" ] || : >"$SETTINGS"
-  awk -F= -v n="$1" -v v="$2" '
-    tolower($1) == tolower(n) { if (!done) print n "=" v; done = 1; next }
-    { print }
-    END { if (!done) print n "=" v }' "$SETTINGS" >"$SETTINGS.tmp"
-  mv "$SETTINGS.tmp" "$SETTINGS"
-}
-
-unset_setting() { # unset_setting NAME
-  [[ $1 =~ $NAME_RE ]] ||
-    die "bad setting name '$1' (it must match ^[A-Za-z_][A-Za-z0-9_.]*\$)"
-  [ -f "$SETTINGS" ] || return 0
-  awk -F= -v n="$1" 'tolower($1) != tolower(n)' "$SETTINGS" >"$SETTINGS.tmp"
-  mv "$SETTINGS.tmp" "$SETTINGS"
-}
+SETTINGS_FOLD=1
+source "$HERE/settings.bash"
 
 # The server binaries: Debian keeps them out of PATH, in /usr/lib/postgresql/<major>/bin.
 bindir() {
@@ -208,10 +166,7 @@ case "${1:-}" in
     echo "postgres: not running"; exit 3 ;;
   env) echo "export DG_TEST_POSTGRES_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
-  set) [ $# -eq 3 ] || die "usage: $0 set NAME VALUE"; set_setting "$2" "$3" ;;
-  unset) [ $# -eq 2 ] || die "usage: $0 unset NAME"; unset_setting "$2" ;;
-  reset) rm -f "$SETTINGS" ;;
-  settings) recorded_settings ;;
+  set|unset|reset|settings) settings_command "$@" ;;
   *)
     echo "usage: $0 start|stop|status|env|restart|clean" >&2
     echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2
