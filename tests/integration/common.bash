@@ -75,3 +75,19 @@ if indexes:
 print("load file ok: %d steps, %d objects, %.1f MB" % (len(l["steps"]), len(l["objects"]), l["objects_bytes"] / 1e6))
 PY
 }
+
+# own_server SCRIPT PORTVAR BASEPORT: starts a throwaway server of its own with
+# scripts/servers/SCRIPT.sh in $TMP/servers, on port BASEPORT + (pid % 400) (a port per
+# run: closed connections may hold a port for a minute), cleaned up at exit. Sets CTL
+# (the script), CTL_CMD (the script with its environment: a --server-ctl command) and
+# OWN_URL (the URL its `env` prints).
+own_server() {
+  local script=$1 portvar=$2 base=$3
+  chmod 755 "$TMP" # the server runs as its own user
+  export DG_SERVER_DIR="$TMP/servers" "$portvar=$((base + $$ % 400))"
+  CTL="$DG_SRC/scripts/servers/$script.sh"
+  trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+  "$CTL" start >/dev/null
+  OWN_URL=$("$CTL" env | sed 's/^export [A-Z_]*=//')
+  CTL_CMD="env DG_SERVER_DIR=$DG_SERVER_DIR $portvar=${!portvar} $CTL"
+}

@@ -11,19 +11,14 @@ source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/firebird.bash"
 fb_url >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) where Firebird is not set up
 
-chmod 755 "$TMP" # the server runs as user firebird
 # a port of its own per run: a Classic server's closed connections hold its port for up
 # to a minute (TIME_WAIT), which a switch into or out of Classic must wait out
-export DG_SERVER_DIR="$TMP/servers" DG_FIREBIRD_PORT=${DG_TEST_CTL_FIREBIRD_PORT:-$((30540 + $$ % 400))}
-CTL="$DG_SRC/scripts/servers/firebird.sh"
-trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
-"$CTL" start >/dev/null
-eval "$("$CTL" env)"
-url=$DG_TEST_FIREBIRD_URL
+own_server firebird DG_FIREBIRD_PORT 30540
+url=$OWN_URL
+ctl=$CTL_CMD
 # the URL's password is "dbgauge": give the sweep one that can be searched for
 pass=dbgauge
 
-ctl="env DG_SERVER_DIR=$DG_SERVER_DIR DG_FIREBIRD_PORT=$DG_FIREBIRD_PORT $CTL"
 "$DBGAUGE" sweep --db "$url" -w tpcb --scale 1 -c 2 -T 1s --seed 3 \
   --vary server.ServerMode=Super,SuperClassic,Classic --vary server.DefaultDbCachePages=700 \
   --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }

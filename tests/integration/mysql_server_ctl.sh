@@ -8,15 +8,9 @@
 source "$(dirname "$0")/common.bash"
 need_server mysql >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without MariaDB
 
-chmod 755 "$TMP" # the server runs as user mysql
-export DG_SERVER_DIR="$TMP/servers" DG_MYSQL_PORT=${DG_TEST_CTL_MYSQL_PORT:-$((33080 + $$ % 400))}
-CTL="$DG_SRC/scripts/servers/mysql.sh"
-trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
-"$CTL" start >/dev/null
-eval "$("$CTL" env)"
-url=$DG_TEST_MYSQL_URL
-
-ctl="env DG_SERVER_DIR=$DG_SERVER_DIR DG_MYSQL_PORT=$DG_MYSQL_PORT $CTL"
+own_server mysql DG_MYSQL_PORT 33080
+url=$OWN_URL
+ctl=$CTL_CMD
 "$DBGAUGE" sweep --db "$url" -w tpcb:select-only --scale 1 -c 2 -T 1s --seed 3 \
   --vary server.innodb_buffer_pool_size=32M,64M --vary server.innodb_flush_log_at_trx_commit=2 \
   --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }

@@ -8,15 +8,9 @@
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
 
-chmod 755 "$TMP" # the server runs as user postgres
-export DG_SERVER_DIR="$TMP/servers" DG_PG_PORT=${DG_TEST_CTL_PG_PORT:-$((54340 + $$ % 400))}
-CTL="$DG_SRC/scripts/servers/postgres.sh"
-trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
-"$CTL" start >/dev/null
-eval "$("$CTL" env)"
-url=$DG_TEST_POSTGRES_URL
-
-ctl="env DG_SERVER_DIR=$DG_SERVER_DIR DG_PG_PORT=$DG_PG_PORT $CTL"
+own_server postgres DG_PG_PORT 54340
+url=$OWN_URL
+ctl=$CTL_CMD
 "$DBGAUGE" sweep --db "$url" -w tpcb:select-only --scale 1 -c 2 -T 1s --seed 3 \
   --vary server.shared_buffers=16MB,32MB --vary server.work_mem=6MB \
   --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }
