@@ -9,8 +9,6 @@
 #include "results/result.h"
 
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 
 int dg_cmd_load(dg_options *o)
 {
@@ -28,22 +26,7 @@ int dg_cmd_load(dg_options *o)
         status = dg_cli_session_failed(&err, stage);
     } else if (!o->no_results) {
         char path[1024];
-        if (o->json_path) {
-            snprintf(path, sizeof path, "%s", o->json_path);
-        } else {
-            time_t t = time(NULL);
-            struct tm tm;
-            localtime_r(&t, &tm);
-            char stamp[32];
-            strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-            char name[64];
-            snprintf(name, sizeof name, "%s", wl->name);
-            for (char *p = name; *p; p++)
-                if (*p == ':' || *p == '/')
-                    *p = '-';
-            snprintf(path, sizeof path, "%s/%s-load-%s-%s.json", o->results_dir, stamp, name,
-                     dg_res_str(doc, "run.backend"));
-        }
+        dg_cli_result_path(o, doc, "load", path, sizeof path);
         if (dg_result_write(doc, path, &err)) {
             dg_log_error("%s", err.msg);
             status = 2;

@@ -14,9 +14,12 @@
 #include <string.h>
 #include <time.h>
 
-/* results/<stamp>-<workload>-<backend>.json under --results-dir */
-static void default_result_path(const dg_options *o, const json_t *doc, char *buf, size_t len)
+void dg_cli_result_path(const dg_options *o, const json_t *doc, const char *kind, char *buf, size_t len)
 {
+    if (o->json_path) {
+        snprintf(buf, len, "%s", o->json_path);
+        return;
+    }
     time_t t = time(NULL);
     struct tm tm;
     localtime_r(&t, &tm);
@@ -27,7 +30,8 @@ static void default_result_path(const dg_options *o, const json_t *doc, char *bu
     for (char *p = name; *p; p++)
         if (*p == ':' || *p == '/')
             *p = '-';
-    snprintf(buf, len, "%s/%s-%s-%s.json", o->results_dir, stamp, name, dg_res_str(doc, "run.backend"));
+    snprintf(buf, len, "%s/%s-%s%s%s-%s.json", o->results_dir, stamp, name, kind ? "-" : "",
+             kind ? kind : "", dg_res_str(doc, "run.backend"));
 }
 
 int dg_cmd_run(dg_options *o)
@@ -50,10 +54,7 @@ int dg_cmd_run(dg_options *o)
     dg_report_text_run(stdout, doc);
     if (!o->no_results) {
         char path[1024];
-        if (o->json_path)
-            snprintf(path, sizeof path, "%s", o->json_path);
-        else
-            default_result_path(o, doc, path, sizeof path);
+        dg_cli_result_path(o, doc, NULL, path, sizeof path);
         if (dg_result_write(doc, path, &err)) {
             dg_log_error("%s", err.msg);
             status = 2;

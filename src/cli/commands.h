@@ -47,4 +47,9 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
  * partial load, else 1. */
 int dg_cli_session_failed(const dg_err *err, dg_session_stage stage);
 
+/* Where a result document goes: --json, else --results-dir/<stamp>-<workload>[-kind]-
+ * <backend>.json (kind: NULL for a run, "load" for `dbgauge load`). */
+void dg_cli_result_path(const dg_options *o, const json_t *doc, const char *kind, char *buf,
+                        size_t len);
+
 #endif
