@@ -146,6 +146,10 @@ static const optdef optdefs[] = {
     {"drop", 0, K_FLAG, NULL, DG_CMD_LOAD, "drop the workload's tables first if they exist", F(drop),
      0, 0, 0, 0},
     {"jobs", 'j', K_INT, "N", RUNLOAD, "parallel load jobs (default 1)", F(jobs), 0, 0, 1, 1024},
+    {"no-table-stats", 0, K_FLAG, NULL, RUNLOAD,
+     "skip reading the loaded tables' and indexes' statistics (a full pass over a large "
+     "SQLite or Firebird database)",
+     F(no_table_stats), 0, 0, 0, 0},
     {"size", 0, K_SIZE, "SIZE", RUNLOAD, "pick the scale for about this database size (e.g. 5GB)",
      F(size_bytes), 0, 0, 0, 0},
 

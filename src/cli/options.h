@@ -99,6 +99,7 @@ typedef struct dg_options {
     /* load */
     bool drop;
     int64_t jobs;
+    bool no_table_stats;       /* --no-table-stats */
 
     /* for the result file */
     char *command_line;        /* argv joined, passwords redacted (owned) */

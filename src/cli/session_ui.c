@@ -66,6 +66,7 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->no_load = o->no_load;
     cfg->size_bytes = o->size_bytes;
     cfg->jobs = (int)o->jobs;
+    cfg->no_table_stats = o->no_table_stats;
     cfg->terminals = (int)o->terminals;
     cfg->duration_ns = o->duration_ns;
     cfg->transactions = o->transactions;

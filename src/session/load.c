@@ -276,7 +276,8 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     int nobjs = 0;
     int64_t o0 = dg_now_ns();
     dg_err oe = DG_ERR_INIT;
-    int orc = wl->tables ? dg_object_stats(conn, wl->tables, &objs, &nobjs, &oe) : DG_E_UNSUPPORTED;
+    int orc = wl->tables && !cfg->no_table_stats ? dg_object_stats(conn, wl->tables, &objs, &nobjs, &oe)
+                                                 : DG_E_UNSUPPORTED;
     double osecs = (double)(dg_now_ns() - o0) / DG_NS_PER_S;
     if (orc && orc != DG_E_UNSUPPORTED)
         dg_log_warn("cannot read the loaded tables' statistics: %s", oe.msg);

@@ -60,6 +60,7 @@ typedef struct dg_session_config {
     bool no_load;                   /* fail instead of loading an empty database */
     uint64_t size_bytes;            /* pick the scale from the size model (0: wl->scale) */
     int jobs;                       /* parallel load jobs */
+    bool no_table_stats;            /* skip dg_object_stats after the load */
 
     /* run */
     int terminals;

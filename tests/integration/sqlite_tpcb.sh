@@ -6,6 +6,10 @@ source "$(dirname "$0")/common.bash"
 db="sqlite:$TMP/t.db"
 "$DBGAUGE" load --db "$db" --workload tpcb --scale 1 --seed 7 -q --json "$TMP/load.json"
 check_tpcb_load "$TMP/load.json" 1 no yes
+# --no-table-stats skips the pass over every page: no objects, the growth measures
+"$DBGAUGE" load --db "sqlite:$TMP/nostats.db" --workload tpcb --scale 1 --seed 7 -q --no-table-stats --json "$TMP/nostats.json"
+json "$TMP/nostats.json" "d['load']['objects'] is None and d['load']['bytes_measure'] == 'growth' and d['load']['bytes'] > 0" \
+  | grep -q True || fail "--no-table-stats"
 [ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_accounts')" = 100000 ] || fail "accounts"
 [ "$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_tellers')" = 10 ] || fail "tellers"
 # load refuses to overwrite without --drop, and reloads with it
