@@ -88,8 +88,8 @@ m() { json "$TMP/mix.json" "int(d['workload_metrics']['$1'])"; }
 note "customers $c0 -> $c1 (+$(m custacc_inserted) -$(m custacc_deleted)), orders $o0 -> $o1 (+$(m orders_inserted) -$(m orders_deleted))"
 [ $((c1 - c0)) = $(( $(m custacc_inserted) - $(m custacc_deleted) )) ] || fail "customers changed by $((c1 - c0))"
 [ $((o1 - o0)) = $(( $(m orders_inserted) - $(m orders_deleted) )) ] || fail "orders changed by $((o1 - o0))"
-json "$TMP/mix.json" "d['totals']['transactions'] == 800 and d['totals']['errors'] == 0 and d['run']['storage'] == 'shredded-keys' and len(d['transactions']) == 17" | grep -q True || fail "mixed run"
-json "$TMP/mix.json" "all(t['count'] > 0 for t in d['transactions'])" | grep -q True || fail "a transaction type never ran"
+json "$TMP/mix.json" "d['totals']['transactions'] == 800 and d['totals']['errors'] == 0 and d['run']['storage'] == 'shredded-keys' and len(d['transactions']) == 17" | grep -q True || fail "mixed run: $(json "$TMP/mix.json" "d['totals'], d['run']['stop_reason'], len(d['transactions'])")"
+json "$TMP/mix.json" "all(t['count'] > 0 for t in d['transactions'])" | grep -q True || fail "a transaction type never ran: $(json "$TMP/mix.json" "[(t['name'], t['count']) for t in d['transactions']]")"
 queries=$(json "$TMP/mix.json" "round(100 * sum(t['count'] for t in d['transactions'][:7]) / d['totals']['transactions'])")
 [ "$queries" -ge 60 ] && [ "$queries" -le 80 ] || fail "queries are $queries% of the mix, not about 70%"
 "$DBGAUGE" check --db "sqlite:$A" -w docs > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check after the mixed run"; }
@@ -98,11 +98,11 @@ queries=$(json "$TMP/mix.json" "round(100 * sum(t['count'] for t in d['transacti
 read -r c0 o0 <<< "$(counts)"
 "$DBGAUGE" run --db "sqlite:$A" -w docs:insert-only -c 2 -T 2s -q --json "$TMP/ins.json" > /dev/null
 read -r c1 o1 <<< "$(counts)"
-json "$TMP/ins.json" "(lambda w: w['docs_inserted_per_s'] > 0 and w['GB_per_h'] > 0 and w['xml_bytes_inserted'] > 1000 and w['custacc_inserted'] + w['orders_inserted'] == $((c1 - c0 + o1 - o0)) and d['totals']['errors'] == 0)(d['workload_metrics'])" | grep -q True || fail "insert-only figures"
+json "$TMP/ins.json" "(lambda w: w['docs_inserted_per_s'] > 0 and w['GB_per_h'] > 0 and w['xml_bytes_inserted'] > 1000 and w['custacc_inserted'] + w['orders_inserted'] == $((c1 - c0 + o1 - o0)) and d['totals']['errors'] == 0)(d['workload_metrics'])" | grep -q True || fail "insert-only figures: +$((c1 - c0 + o1 - o0)) rows; $(json "$TMP/ins.json" "d['workload_metrics'], d['totals']")"
 # the storage figures: raw XML per table equals the documents' bytes; sizes from dbstat
 xmlb=$(q "$A" "SELECT sum(length(CAST(doc AS BLOB))) FROM custacc")
-json "$TMP/ins.json" "(lambda w: w['custacc_xml_bytes'] == $xmlb and w['custacc_disk_bytes'] > 0 and w['orders_index_bytes'] > 0 and 0.3 < w['custacc_xml_per_disk'] < 1.5)(d['workload_metrics'])" | grep -q True || fail "storage figures"
-json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d['totals']['duration_s'] * 3600 / 1e9) < 1e-6 * w['GB_per_h'] + 1e-9)(d['workload_metrics'])" | grep -q True || fail "GB/h is not the bytes inserted per hour"
+json "$TMP/ins.json" "(lambda w: w['custacc_xml_bytes'] == $xmlb and w['custacc_disk_bytes'] > 0 and w['orders_index_bytes'] > 0 and 0.3 < w['custacc_xml_per_disk'] < 1.5)(d['workload_metrics'])" | grep -q True || fail "storage figures: raw XML $xmlb; $(json "$TMP/ins.json" "d['workload_metrics']")"
+json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d['totals']['duration_s'] * 3600 / 1e9) < 1e-6 * w['GB_per_h'] + 1e-9)(d['workload_metrics'])" | grep -q True || fail "GB/h is not the bytes inserted per hour: $(json "$TMP/ins.json" "d['workload_metrics'], d['totals']")"
 
 # ---- damage is caught -----------------------------------------------------------------------
 cp "$A" "$TMP/d.db"
