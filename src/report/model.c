@@ -741,6 +741,11 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
         dg_rep_text(sec, "Warmup: %.1f s, %.0f transactions (%.1f per second), not included in "
                          "the figures.",
                     num(w, "duration_s"), num(w, "transactions"), num(w, "tps"));
+    const json_t *dr = dg_res_get(run->doc, "drain");
+    if (num(dr, "transactions") + num(dr, "errors") > 0)
+        dg_rep_text(sec, "In flight at the end: %.0f transactions completed in the %.2f s after "
+                         "it, not included in the figures.",
+                    num(dr, "transactions"), num(dr, "duration_s"));
     run_intervals(sec, run->doc, id);
     run_transactions(sec, run->doc, id);
     run_load(sec, run->doc, id);

@@ -78,6 +78,11 @@ void dg_report_text_run(FILE *out, const json_t *doc)
     if (w && num(w, "duration_s") > 0)
         fprintf(out, "  warmup: %.1f s, %.0f transactions (%.1f per second), not included above\n",
                 num(w, "duration_s"), num(w, "transactions"), num(w, "tps"));
+    const json_t *dr = dg_res_get(doc, "drain");
+    if (dr && num(dr, "transactions") + num(dr, "errors") > 0)
+        fprintf(out, "  in flight at the end: %.0f transactions completed in the %.2f s after it, "
+                     "not included above\n",
+                num(dr, "transactions"), num(dr, "duration_s"));
     const json_t *m = dg_res_get(doc, "monitor");
     if (m) {
         char buf[256] = "";

@@ -98,6 +98,27 @@ json_t *dg_doc_totals_json(const dg_txstats *a, double secs)
                      "unknown_outcome", (json_int_t)a->unknown, "duration_s", dg_json_real(secs));
 }
 
+json_t *dg_doc_drain_json(double secs, int ntx, const dg_doc_drain_tx *tx)
+{
+    uint64_t count = 0, rollbacks = 0, errors = 0, unknown = 0;
+    json_t *by = json_object();
+    for (int i = 0; i < ntx; i++) {
+        count += tx[i].count;
+        rollbacks += tx[i].rollbacks;
+        errors += tx[i].errors;
+        unknown += tx[i].unknown;
+        json_object_set_new(by, tx[i].name,
+                            json_pack("{s:I, s:I, s:I, s:I}", "count", (json_int_t)tx[i].count,
+                                      "rollbacks", (json_int_t)tx[i].rollbacks, "errors",
+                                      (json_int_t)tx[i].errors, "unknown_outcome",
+                                      (json_int_t)tx[i].unknown));
+    }
+    return json_pack("{s:I, s:I, s:I, s:I, s:o, s:o}", "transactions", (json_int_t)count,
+                     "rollbacks", (json_int_t)rollbacks, "errors", (json_int_t)errors,
+                     "unknown_outcome", (json_int_t)unknown, "duration_s", dg_json_real(secs),
+                     "by_transaction", by);
+}
+
 json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, bool hist)
 {
     json_t *j = json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I, s:o}", "name", name, "weight",

@@ -48,13 +48,21 @@ typedef struct dg_doc_run {
     const char *stop_reason;
     int aborted_terminals;
     int interrupted_terminals; /* still in a database call well after the end */
-    double overrun_s;          /* measured phase longer than asked by this much */
+    double overrun_s;          /* the last terminal finished this long after the deadline */
 } dg_doc_run;
 json_t *dg_doc_run_json(const dg_doc_run *r);
 
 /* "server" and "host". */
 json_t *dg_doc_server_json(const dg_server_info *si);
 json_t *dg_doc_host_json(const dg_hostinfo *h);
+
+/* "drain": what completed after a duration run's deadline, over secs seconds after it;
+ * tx[ntx] by type (the counts as in dg_txstats). */
+typedef struct dg_doc_drain_tx {
+    const char *name;
+    uint64_t count, rollbacks, errors, unknown;
+} dg_doc_drain_tx;
+json_t *dg_doc_drain_json(double secs, int ntx, const dg_doc_drain_tx *tx);
 
 /* "totals" / "warmup": a phase's counters over secs seconds. */
 json_t *dg_doc_totals_json(const dg_txstats *all, double secs);

@@ -106,6 +106,7 @@ typedef struct terminal {
     int64_t booked_until;
     int last_buffer; /* the buffer of the last record, to notice flips */
     atomic_llong finished_ns; /* when it left its loop, before closing its session */
+    dg_drain_stats *drain;    /* [type]: completions after the deadline (this thread's) */
     int init_rc;
     dg_err init_err;
 } terminal;
@@ -377,6 +378,18 @@ static void *terminal_main(void *arg)
         now = dg_now_ns();
         last_end = now;
 
+        if (now > r->end_ns) {
+            /* finished after the deadline: counted, not measured */
+            dg_drain_stats *d = &t->drain[type];
+            if (rc == 0) {
+                d->count++;
+                d->rollbacks += outcome == DG_TX_ROLLED_BACK;
+            } else {
+                d->errors++;
+                d->unknown += e.outcome_unknown;
+            }
+            goto recorded;
+        }
         int64_t tok = dg_phaser_enter(&t->ph);
         int buf = dg_phaser_buffer(tok);
         slot *s = &t->slots[buf];
@@ -399,6 +412,7 @@ static void *terminal_main(void *arg)
             t->last_buffer = buf;
             sample_cache(t);
         }
+    recorded:
         if (cfg->transactions > 0 &&
             atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE)
             measured_done++;
@@ -459,10 +473,11 @@ static void *terminal_main(void *arg)
         }
     }
 out:;
-    /* The end of this terminal's measured work: its last transaction's completion, or
-     * the deadline when it was thinking (or waiting for a CPU to notice the stop) then.
-     * Neither closing its session nor waking late counts: 1,000 terminals whose think
-     * time all ends at the deadline wake one after another on two cores. */
+    /* The end of this terminal's work: its last transaction's completion (after the
+     * deadline when one was in flight then), or the deadline when it was thinking (or
+     * waiting for a CPU to notice the stop) then. Neither closing its session nor waking
+     * late counts: 1,000 terminals whose think time all ends at the deadline wake one
+     * after another on two cores. */
     int64_t fin = dg_now_ns();
     if (fin > r->end_ns)
         fin = last_end > r->end_ns ? last_end : r->end_ns;
@@ -627,6 +642,8 @@ void dg_run_stats_free(dg_run_stats *st)
 {
     if (!st)
         return;
+    free(st->drain);
+    st->drain = NULL;
     for (int p = 0; p < 2; p++) {
         if (st->tx[p]) {
             for (int i = 0; i < st->ntx; i++)
@@ -644,6 +661,7 @@ static int init_stats(dg_run_stats *o, int ntx)
     memset(o, 0, sizeof *o);
     o->ntx = ntx;
     o->cache_hits = o->cache_misses = -1;
+    o->drain = xcalloc((size_t)ntx, sizeof *o->drain);
     for (int p = 0; p < 2; p++) {
         o->tx[p] = xcalloc((size_t)ntx, sizeof *o->tx[p]);
         for (int i = 0; i < ntx; i++)
@@ -709,6 +727,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         atomic_init(&t->cache_hits, -1);
         atomic_init(&t->cache_misses, -1);
         pthread_mutex_init(&t->down_lock, NULL);
+        t->drain = xcalloc((size_t)r.ntx, sizeof *t->drain);
         if (init_slot(&t->slots[0], r.ntx) || init_slot(&t->slots[1], r.ntx)) {
             rc = dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
             goto cleanup;
@@ -781,13 +800,19 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         if (finishing) {
             dg_run_request_stop(0);
             stop_terminals(&r);
-            /* the phase ends when the last terminal finished its last transaction, not
-             * when every session is closed (1,000 of them take a while) */
+            /* The phase ends at the deadline, or (stopped or out of work before it) when
+             * the last terminal finished its last transaction; never when every session is
+             * closed (1,000 of them take a while). What completed after the deadline is
+             * the drain. */
             now = last_flip;
             for (int k = 0; k < n; k++) {
                 int64_t f = atomic_load(&r.terms[k].finished_ns);
                 if (f > now)
                     now = f;
+            }
+            if (now > r.end_ns) {
+                out->drain_ns = now - r.end_ns;
+                now = r.end_ns > last_flip ? r.end_ns : last_flip;
             }
             harvest(&r, &iv);
             report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
@@ -830,6 +855,22 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         out->cache_hits = hits;
         out->cache_misses = misses;
     }
+    for (int k = 0; k < n; k++) {
+        for (int i = 0; i < r.ntx; i++) {
+            const dg_drain_stats *d = &r.terms[k].drain[i];
+            dg_drain_stats *o = &out->drain[i];
+            o->count += d->count;
+            o->rollbacks += d->rollbacks;
+            o->errors += d->errors;
+            o->unknown += d->unknown;
+        }
+    }
+    for (int i = 0; i < r.ntx; i++) {
+        out->drain_all.count += out->drain[i].count;
+        out->drain_all.rollbacks += out->drain[i].rollbacks;
+        out->drain_all.errors += out->drain[i].errors;
+        out->drain_all.unknown += out->drain[i].unknown;
+    }
     out->aborted_terminals = aborted;
     out->interrupted_terminals = atomic_load(&r.interrupted);
     int sig = dg_run_stop_signal();
@@ -857,6 +898,7 @@ cleanup:
         free_slot(&r.terms[k].slots[0], r.ntx);
         free_slot(&r.terms[k].slots[1], r.ntx);
         pthread_mutex_destroy(&r.terms[k].down_lock);
+        free(r.terms[k].drain);
     }
     for (int i = 0; i < r.ntx; i++)
         dg_txstats_destroy(&iv.tx[i]);

@@ -72,12 +72,27 @@ typedef struct dg_run_error {
     uint64_t count;
 } dg_run_error;
 
+/* Transactions that started before a duration run's deadline and completed after it.
+ * They are not in the measured phase, whose rates are over exactly the duration asked,
+ * but the database did their work: with the warmup they make the counts the server
+ * sees. */
+typedef struct dg_drain_stats {
+    uint64_t count;     /* completed (as dg_txstats.count, business rollbacks included) */
+    uint64_t rollbacks;
+    uint64_t errors;
+    uint64_t unknown;   /* outcome unknown (also in errors) */
+} dg_drain_stats;
+
 typedef struct dg_run_stats {
     int ntx;
     dg_txstats *tx[2];      /* [phase][type] */
     dg_txstats all[2];      /* [phase], all types merged */
     dg_hist lag[2];
-    int64_t phase_ns[2];    /* elapsed time of each phase */
+    int64_t phase_ns[2];    /* elapsed time of each phase; a duration run's measured
+                               phase ends at its deadline */
+    dg_drain_stats *drain;  /* [type]: completed after the deadline */
+    dg_drain_stats drain_all;
+    int64_t drain_ns;       /* from the deadline to the last completion (0: none after) */
     int64_t started_wall_ns;/* wall clock at the start of the run */
     uint64_t reconnects;
     int64_t downtime_ns;

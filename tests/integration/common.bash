@@ -30,6 +30,9 @@ need_server() {
 
 # json FILE EXPR: evaluates a Python expression over the parsed result file `d`.
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+# completed FILE: the measured transactions and those in flight at the end (the drain): what
+# the database saw after the warmup
+completed() { json "$1" "d['totals']['transactions'] + d.get('drain', {}).get('transactions', 0)"; }
 
 # expect_exit CODE CMD...: runs CMD, checks its exit status.
 expect_exit() {

@@ -45,13 +45,13 @@ SQL
 "$DBGAUGE" run --db "$url" -f "$TMP/conflict.sql" -c 2 -T 2s --max-tries 1 -q --json "$TMP/c1.json" > "$TMP/c1.out" 2>&1 || true
 retry_errors=$(json "$TMP/c1.json" "d['transactions'][0].get('errors_by_class', {}).get('retry', 0)")
 other_errors=$(json "$TMP/c1.json" "d['totals']['errors'] - d['transactions'][0].get('errors_by_class', {}).get('retry', 0)")
-ok1=$(json "$TMP/c1.json" "d['totals']['transactions']")
+ok1=$(completed "$TMP/c1.json")
 note "snapshot conflicts, --max-tries 1: $ok1 committed, $retry_errors retry-class errors, $other_errors others"
 [ "$retry_errors" -gt 0 ] || fail "no update conflict classified as retry: $(cat "$TMP/c1.out")"
 [ "$other_errors" = 0 ] || fail "conflicts classified otherwise: $(json "$TMP/c1.json" "d['errors']")"
 grep -q "update conflicts with concurrent update" "$TMP/c1.json" || fail "conflict message"
 "$DBGAUGE" run --db "$url" -f "$TMP/conflict.sql" -c 2 -T 2s -q --json "$TMP/c2.json" > "$TMP/c2.out" 2>&1 || true
-ok2=$(json "$TMP/c2.json" "d['totals']['transactions']")
+ok2=$(completed "$TMP/c2.json")
 retries=$(json "$TMP/c2.json" "d['totals']['retries']")
 note "snapshot conflicts, default tries: $ok2 committed after $retries retries"
 [ "$retries" -gt 0 ] || fail "conflicts were not retried"

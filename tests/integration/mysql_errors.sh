@@ -68,7 +68,7 @@ if [ -n "$(q "SHOW VARIABLES LIKE 'innodb_snapshot_isolation'")" ]; then
     --conn innodb_snapshot_isolation=ON --json "$TMP/rr.json" > /dev/null || true
   json "$TMP/rr.json" "d['totals']['retries'] > 0" | grep -q True || fail "no 1020 conflicts were retried"
   json "$TMP/rr.json" "all(e['class'] == 'retry' for e in d['errors'])" | grep -q True || fail "unexpected error kinds with snapshot isolation"
-  committed=$(json "$TMP/rr.json" "d['totals']['transactions']")
+  committed=$(completed "$TMP/rr.json")
   [ "$(q 'SELECT count(*) FROM pgbench_history')" = "$committed" ] || fail "snapshot isolation: history != committed"
   "$DBGAUGE" check --db "$url" -w tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "balances after retries"; }
 else
@@ -88,7 +88,7 @@ a0=$(q 'SELECT sum(abalance) FROM pgbench_accounts'); t0=$(q 'SELECT tbalance FR
 "$DBGAUGE" run --db "$(url_with param=innodb_lock_wait_timeout=1)" -f "$TMP/locks.sql" -c 2 -T 5s -q \
   --json "$TMP/lk.json" > /dev/null || true
 a1=$(q 'SELECT sum(abalance) FROM pgbench_accounts'); t1=$(q 'SELECT tbalance FROM pgbench_tellers WHERE tid = 1')
-committed=$(json "$TMP/lk.json" "d['totals']['transactions']")
+committed=$(completed "$TMP/lk.json")
 note "lock wait timeouts: committed=$committed retries=$(json "$TMP/lk.json" "d['totals']['retries']") accounts +$((a1 - a0)) teller +$((t1 - t0))"
 json "$TMP/lk.json" "d['totals']['retries'] > 0" | grep -q True || fail "no lock wait timeouts were retried"
 json "$TMP/lk.json" "all(e['class'] == 'retry' for e in d['errors'])" | grep -q True || fail "unexpected error kinds with lock wait timeouts"

@@ -26,7 +26,7 @@ grep -q -- "--drop" "$TMP/err" || fail "load without --drop should mention --dro
 
 "$DBGAUGE" run --db "$url" --workload tpcb --terminals 2 --duration 5s --warmup 1s \
   --report-interval 1s --json "$TMP/r.json" --seed 11 > "$TMP/run.out"
-committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions']")
+committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions'] + d['drain']['transactions']")
 history=$(q 'SELECT count(*) FROM pgbench_history')
 note "committed=$committed history=$history"
 [ "$committed" = "$history" ] || fail "history rows $history != committed transactions $committed"

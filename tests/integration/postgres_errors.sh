@@ -76,7 +76,7 @@ grep -q "serialization failure reported as: .*\[40001\]" "$TMP/conf.out" || { ca
   --json "$TMP/rr.json" > /dev/null || true
 json "$TMP/rr.json" "d['totals']['retries'] > 0" | grep -q True || fail "no serialization failures were retried at REPEATABLE READ"
 json "$TMP/rr.json" "all(e['class'] == 'retry' and '40001' in e['message'] for e in d['errors'])" | grep -q True || fail "unexpected error kinds at REPEATABLE READ"
-committed=$(json "$TMP/rr.json" "d['totals']['transactions']")
+committed=$(completed "$TMP/rr.json")
 [ "$(q 'SELECT count(*) FROM pgbench_history')" = "$committed" ] || fail "REPEATABLE READ: history != committed"
 "$DBGAUGE" check --db "$url" -w tpcb > "$TMP/check.out" || { cat "$TMP/check.out"; fail "balances after retries"; }
 
@@ -92,7 +92,7 @@ EOF
 a0=$(q 'SELECT sum(abalance) FROM pgbench_accounts'); t0=$(q 'SELECT tbalance FROM pgbench_tellers WHERE tid = 1')
 "$DBGAUGE" run --db "$(url_with param=lock_timeout=10)" -f "$TMP/locks.sql" -c 2 -T 2s -q --json "$TMP/lk.json" > /dev/null || true
 a1=$(q 'SELECT sum(abalance) FROM pgbench_accounts'); t1=$(q 'SELECT tbalance FROM pgbench_tellers WHERE tid = 1')
-committed=$(json "$TMP/lk.json" "d['totals']['transactions']")
+committed=$(completed "$TMP/lk.json")
 note "lock timeouts: committed=$committed retries=$(json "$TMP/lk.json" "d['totals']['retries']") accounts +$((a1 - a0)) teller +$((t1 - t0))"
 json "$TMP/lk.json" "d['totals']['retries'] > 0" | grep -q True || fail "no lock timeouts were retried"
 json "$TMP/lk.json" "all(e['class'] == 'retry' and '55P03' in e['message'] for e in d['errors'])" | grep -q True || fail "unexpected error kinds with lock timeouts"

@@ -64,7 +64,7 @@ read_commits; before=$COMMITS
   --report-interval 1s --json "$TMP/r.json" --seed 11 > "$TMP/run.out"
 read_commits; after=$COMMITS
 
-committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions']")
+committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions'] + d['drain']['transactions']")
 history=$(q 'SELECT count(*) FROM pgbench_history')
 note "committed=$committed history=$history"
 [ "$committed" = "$history" ] || fail "history rows $history != committed transactions $committed"
@@ -97,7 +97,7 @@ json "$TMP/r.json" "all(i['cache_hit_pct'] is None or 0 <= i['cache_hit_pct'] <=
 read_commits; before=$COMMITS
 "$DBGAUGE" run --db "$url" --workload tpcb:select-only -c 2 -T 2s -P 1s -q --json "$TMP/s.json" > /dev/null
 read_commits; after=$COMMITS
-committed=$(json "$TMP/s.json" "d['totals']['transactions']")
+committed=$(completed "$TMP/s.json")
 R=$(json "$TMP/s.json" "d['monitor']['stats_readings']")
 server_delta=$((after - before - READING_COST))
 # terminals prepare 1 statement each: 1 + 1 + 1 per terminal

@@ -48,8 +48,8 @@ restart_test() {
   json "$TMP/down.json" "any(i['transactions'] > 0 for i in d['intervals'][max(k for k, i in enumerate(d['intervals']) if i['downtime_s'] > 0) + 1:])" | grep -q True \
     || fail "no transactions after the restart: $(json "$TMP/down.json" "[(i['t_s'], i['transactions'], i['downtime_s']) for i in d['intervals']]")"
   grep -q "reconnecting" "$TMP/down.err" || fail "the lost connection was not reported"
-  committed=$(json "$TMP/down.json" "d['totals']['transactions']")
-  unknown=$(json "$TMP/down.json" "d['totals']['unknown_outcome'] + d['warmup']['unknown_outcome']")
+  committed=$(json "$TMP/down.json" "d['totals']['transactions'] + d['drain']['transactions']")
+  unknown=$(json "$TMP/down.json" "d['totals']['unknown_outcome'] + d['warmup']['unknown_outcome'] + d['drain']['unknown_outcome']")
   history=$(q 'SELECT count(*) FROM pgbench_history')
   note "committed=$committed history=$history outcome unknown=$unknown"
   [ "$history" -ge "$committed" ] || fail "history $history < committed $committed: a reported commit is missing"

@@ -18,7 +18,7 @@ grep -q -- "--drop" "$TMP/err" || fail "load without --drop should mention --dro
 
 "$DBGAUGE" run --db "$db" --workload tpcb --terminals 2 --duration 5s --warmup 1s \
   --report-interval 1s --json "$TMP/r.json" --seed 11 > "$TMP/run.out"
-committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions']")
+committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions'] + d['drain']['transactions']")
 history=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
 note "committed=$committed history=$history"
 [ "$committed" = "$history" ] || fail "history rows $history != committed transactions $committed"
@@ -61,6 +61,6 @@ set +e; wait "$pid"; code=$?; set -e
 [ "$code" = 2 ] || { cat "$TMP/int.out"; fail "interrupted run exited $code, expected 2"; }
 json "$TMP/int.json" "d['run']['complete'] == False and 'SIGINT' in d['run']['stop_reason']" | grep -q True || fail "partial result not marked"
 after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
-[ $((after - before)) = "$(json "$TMP/int.json" "d['totals']['transactions']")" ] || fail "interrupted run: counts differ from the database"
+[ $((after - before)) = "$(completed "$TMP/int.json")" ] || fail "interrupted run: counts differ from the database"
 ls "$TMP"/int.json.tmp.* >/dev/null 2>&1 && fail "a temporary result file was left behind"
 true

@@ -204,6 +204,8 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
     dg_txstats all = counters(500, 3, 5, 4, 1), warm = counters(150, 0, 0, 0, 0);
     json_object_set_new(doc, "totals", dg_doc_totals_json(&all, 5.0));
     json_object_set_new(doc, "warmup", dg_doc_totals_json(&warm, 2.0));
+    dg_doc_drain_tx drain[] = {{tx0, 2, 0, 0, 0}, {tx1, 1, 0, 0, 0}};
+    json_object_set_new(doc, "drain", dg_doc_drain_json(0.03, 2, drain));
 
     /* 300 values: 150 near 1 ms, 135 near 2 ms, 15 near 10 ms; 200: 100 near 0.5 ms and
      * 100 near 1.5 ms */
