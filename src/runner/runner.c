@@ -30,6 +30,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 #define RECONNECT_MIN_NS (100 * DG_NS_PER_MS)
 #define RECONNECT_MAX_NS (1 * DG_NS_PER_S) /* a restarted server is found within 1 s */
@@ -41,8 +47,9 @@
 
 /* ---- stop requests -------------------------------------------------------------------- */
 
-static atomic_int g_stop;
+static atomic_int g_stop; /* also the futex thinking terminals wait on (Linux) */
 static atomic_int g_stop_signal;
+static_assert(sizeof(atomic_int) == sizeof(int), "the stop flag is waited on as a futex word");
 
 /* The first signal is the reason: a second Ctrl-C (or a SIGTERM after it) does not
  * rewrite why the run stopped. */
@@ -53,6 +60,10 @@ void dg_run_request_stop(int signo)
         atomic_compare_exchange_strong(&g_stop_signal, &none, signo);
     }
     atomic_store(&g_stop, 1);
+#ifdef __linux__
+    /* wake every thinking terminal (a raw system call: async-signal-safe) */
+    syscall(SYS_futex, (int *)&g_stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT_MAX, NULL, NULL, 0);
+#endif
 }
 
 void dg_run_clear_stop(void)
@@ -73,12 +84,31 @@ static inline bool stop_requested(void)
 
 /* ---- shared run state ---------------------------------------------------------------- */
 
+/* Latencies a terminal recorded since the last flip that are not in its histograms yet.
+ * A terminal with think time (thousands of them, a few transactions a second each) only
+ * fills this buffer, and the collector puts the values into the interval's histograms:
+ * the terminal's own histogram pages are never written, so they never become memory
+ * (at 1,000 terminals that was 100 KB each). A busy terminal fills it and empties it
+ * into its own histograms itself, 128 values at a time. */
+#define PENDING_MAX 128
+
 typedef struct slot {
     dg_txstats *tx;       /* [ntx] */
     dg_hist lag;
     uint64_t reconnects;
     int64_t downtime_ns;
+    int npending;
+    int32_t pending_type[PENDING_MAX];
+    int64_t pending_ns[PENDING_MAX];
 } slot;
+
+/* A terminal's own (full) slot: its pending latencies into its histograms. */
+static void fold_pending(slot *s)
+{
+    for (int k = 0; k < s->npending; k++)
+        dg_hist_record(&s->tx[s->pending_type[k]].lat, s->pending_ns[k]);
+    s->npending = 0;
+}
 
 typedef struct run run;
 
@@ -107,6 +137,7 @@ typedef struct terminal {
     int last_buffer; /* the buffer of the last record, to notice flips */
     atomic_llong finished_ns; /* when it left its loop, before closing its session */
     dg_drain_stats *drain;    /* [type]: completions after the deadline (this thread's) */
+    uint64_t *hist_block;     /* the counters of both slots' histograms, one mapping */
     int init_rc;
     dg_err init_err;
 } terminal;
@@ -183,17 +214,27 @@ static int choose_type(run *r, dg_prng *rng)
     return r->ntx - 1;
 }
 
-/* Sleeps until `until` or a stop request, in slices so stops are noticed quickly. */
+/* Sleeps until `until` or a stop request. On Linux in one wait on the stop flag itself
+ * (a futex that dg_run_request_stop wakes, from a signal handler too): a terminal
+ * thinking 100 ms wakes once, not every slice. Elsewhere in slices, so a stop is noticed
+ * within one. */
 static void sleep_until_or_stop(int64_t until)
 {
     for (;;) {
         int64_t now = dg_now_ns();
         if (now >= until || stop_requested())
             return;
+#ifdef __linux__
+        /* absolute CLOCK_MONOTONIC timeout; returns at once when g_stop is no longer 0 */
+        struct timespec ts = {.tv_sec = until / DG_NS_PER_S, .tv_nsec = until % DG_NS_PER_S};
+        syscall(SYS_futex, (int *)&g_stop, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &ts, NULL,
+                FUTEX_BITSET_MATCH_ANY);
+#else
         int64_t step = until - now;
         if (step > SLEEP_SLICE_NS)
             step = SLEEP_SLICE_NS;
         dg_sleep_until_ns(now + step);
+#endif
     }
 }
 
@@ -395,7 +436,10 @@ static void *terminal_main(void *arg)
         slot *s = &t->slots[buf];
         dg_txstats *ts = &s->tx[type];
         if (rc == 0) {
-            dg_hist_record(&ts->lat, now - intended);
+            if (s->npending == PENDING_MAX)
+                fold_pending(s);
+            s->pending_type[s->npending] = type;
+            s->pending_ns[s->npending++] = now - intended;
             ts->count++;
             ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
             if (rate_per_term > 0)
@@ -520,23 +564,21 @@ static void stop_terminals(run *r)
         pthread_join(r->terms[k].thread, NULL);
 }
 
-static void free_slot(slot *s, int ntx)
+static void free_slot(slot *s)
 {
-    if (!s->tx)
-        return;
-    for (int i = 0; i < ntx; i++)
-        dg_txstats_destroy(&s->tx[i]);
-    free(s->tx);
-    dg_hist_destroy(&s->lag);
+    free(s->tx); /* the histograms' counters are the terminal's block */
+    s->tx = NULL;
 }
 
-static int init_slot(slot *s, int ntx)
+/* Slot `which` of a terminal whose block holds 2 * (ntx + 1) histograms. */
+static void init_slot(slot *s, int ntx, uint64_t *block, int which)
 {
+    int base = which * (ntx + 1);
     s->tx = xcalloc((size_t)ntx, sizeof *s->tx);
     for (int i = 0; i < ntx; i++)
-        if (dg_txstats_init(&s->tx[i]))
-            return DG_E_NOMEM;
-    return dg_hist_init(&s->lag);
+        dg_txstats_init_in(&s->tx[i], block, base + i);
+    dg_hist_init_in(&s->lag, block, base + ntx);
+    s->npending = 0;
 }
 
 typedef struct interval_acc {
@@ -569,6 +611,9 @@ static void harvest(run *r, interval_acc *iv)
                 dg_txstats_reset(&s->tx[i]);
             }
         }
+        for (int j = 0; j < s->npending; j++) /* counted above, latencies here */
+            dg_hist_record(&iv->tx[s->pending_type[j]].lat, s->pending_ns[j]);
+        s->npending = 0;
         dg_hist_merge(&iv->lag, &s->lag);
         dg_hist_reset(&s->lag);
         iv->reconnects += s->reconnects;
@@ -728,10 +773,13 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         atomic_init(&t->cache_misses, -1);
         pthread_mutex_init(&t->down_lock, NULL);
         t->drain = xcalloc((size_t)r.ntx, sizeof *t->drain);
-        if (init_slot(&t->slots[0], r.ntx) || init_slot(&t->slots[1], r.ntx)) {
+        t->hist_block = dg_hist_block_map(2 * (r.ntx + 1));
+        if (!t->hist_block) {
             rc = dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
             goto cleanup;
         }
+        init_slot(&t->slots[0], r.ntx, t->hist_block, 0);
+        init_slot(&t->slots[1], r.ntx, t->hist_block, 1);
     }
 
     int nstarted = 0;
@@ -895,8 +943,9 @@ cleanup:
     pthread_cond_destroy(&r.gate_cond);
     pthread_mutex_destroy(&r.gate_lock);
     for (int k = 0; k < n; k++) {
-        free_slot(&r.terms[k].slots[0], r.ntx);
-        free_slot(&r.terms[k].slots[1], r.ntx);
+        free_slot(&r.terms[k].slots[0]);
+        free_slot(&r.terms[k].slots[1]);
+        dg_hist_block_unmap(r.terms[k].hist_block, 2 * (r.ntx + 1));
         pthread_mutex_destroy(&r.terms[k].down_lock);
         free(r.terms[k].drain);
     }

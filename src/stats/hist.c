@@ -41,18 +41,39 @@ static void set_empty(dg_hist *h)
 int dg_hist_init(dg_hist *h)
 {
     set_empty(h);
-    void *p = mmap(NULL, DG_HIST_LEN * sizeof *h->counts, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    h->counts = p == MAP_FAILED ? NULL : p;
+    h->borrowed = false;
+    h->counts = dg_hist_block_map(1);
     return h->counts ? 0 : DG_E_NOMEM;
+}
+
+uint64_t *dg_hist_block_map(int n)
+{
+    if (n <= 0)
+        return NULL;
+    void *p = mmap(NULL, (size_t)n * DG_HIST_LEN * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void dg_hist_block_unmap(uint64_t *block, int n)
+{
+    if (block && n > 0)
+        munmap(block, (size_t)n * DG_HIST_LEN * sizeof(uint64_t));
+}
+
+void dg_hist_init_in(dg_hist *h, uint64_t *block, int k)
+{
+    set_empty(h);
+    h->borrowed = true;
+    h->counts = block + (size_t)k * DG_HIST_LEN;
 }
 
 void dg_hist_destroy(dg_hist *h)
 {
     if (!h)
         return;
-    if (h->counts)
-        munmap(h->counts, DG_HIST_LEN * sizeof *h->counts);
+    if (h->counts && !h->borrowed)
+        dg_hist_block_unmap(h->counts, 1);
     h->counts = NULL;
     set_empty(h);
 }

@@ -36,10 +36,21 @@ typedef struct dg_hist {
     int64_t max_ns;   /* exact (unclamped); 0 when empty */
     int32_t lo_idx;   /* lowest counts[] index touched; > hi_idx when empty */
     int32_t hi_idx;
+    bool borrowed;    /* counts belong to a dg_hist_block, not to this histogram */
 } dg_hist;
 
 /* Allocates the counters. Returns 0 or DG_E_NOMEM (h left empty and safe to destroy). */
 int dg_hist_init(dg_hist *h);
+
+/* The counters of n histograms in one anonymous mapping, for a holder of many (a terminal
+ * has two per transaction type): one memory map instead of n, where a process may have
+ * only ~65,000 (vm.max_map_count), and the same untouched-pages-cost-nothing property.
+ * NULL when out of memory. */
+uint64_t *dg_hist_block_map(int n);
+void dg_hist_block_unmap(uint64_t *block, int n);
+/* Initialises h over the k-th counters of a block (k < n); dg_hist_destroy leaves them to
+ * dg_hist_block_unmap. */
+void dg_hist_init_in(dg_hist *h, uint64_t *block, int k);
 /* Frees the counters (h may be zeroed/uninitialised-by-init-failure; NULL ok). */
 void dg_hist_destroy(dg_hist *h);
 /* Forgets all values, keeping the memory. */

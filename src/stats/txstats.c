@@ -9,6 +9,12 @@ int dg_txstats_init(dg_txstats *s)
     return dg_hist_init(&s->lat);
 }
 
+void dg_txstats_init_in(dg_txstats *s, uint64_t *block, int k)
+{
+    memset(s, 0, sizeof *s);
+    dg_hist_init_in(&s->lat, block, k);
+}
+
 void dg_txstats_destroy(dg_txstats *s)
 {
     if (s)

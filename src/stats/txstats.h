@@ -29,6 +29,8 @@ typedef struct dg_txstats {
 
 /* Allocates the histogram; 0 or DG_E_NOMEM. */
 int dg_txstats_init(dg_txstats *s);
+/* Puts the histogram over the k-th counters of a dg_hist_block_map() block. */
+void dg_txstats_init_in(dg_txstats *s, uint64_t *block, int k);
 void dg_txstats_destroy(dg_txstats *s);
 void dg_txstats_reset(dg_txstats *s);
 /* dst += src (histograms and counters). */

@@ -240,6 +240,12 @@ static void test_duration_and_warmup(void)
     DG_CHECK(s.intervals[0] >= 1 && s.intervals[1] >= 1);
     /* latency includes the 200 us sleep */
     DG_CHECK(st.all[1].lat.min_ns >= 200 * DG_NS_PER_US);
+    /* thousands per interval (terminals empty their buffers themselves): one latency for
+     * each, in both phases and per type */
+    DG_CHECK_INT(st.all[0].lat.total, st.all[0].count);
+    DG_CHECK_INT(st.all[1].lat.total, st.all[1].count);
+    DG_CHECK_INT(st.tx[1][0].lat.total, st.tx[1][0].count);
+    DG_CHECK_INT(st.tx[1][1].lat.total, st.tx[1][1].count);
     dg_run_stats_free(&st);
     free_wl(wl);
 }
@@ -515,6 +521,9 @@ static void test_think_time(void)
      * some, however loaded the machine; latency excludes the think time */
     DG_CHECK(st.all[1].count >= 10 && st.all[1].count <= 102);
     DG_CHECK(dg_hist_percentile(&st.all[1].lat, 50) < 10 * DG_NS_PER_MS);
+    /* few per interval: every latency went through the collector, none is lost */
+    DG_CHECK_INT(st.all[1].lat.total, st.all[1].count);
+    DG_CHECK_INT(st.tx[1][0].lat.total + st.tx[1][1].lat.total, st.all[1].count);
     dg_run_stats_free(&st);
     free_wl(wl);
 }
@@ -525,6 +534,31 @@ static void *stop_later(void *arg)
     dg_sleep_ns(300 * DG_NS_PER_MS);
     dg_run_request_stop(2 /* SIGINT */);
     return NULL;
+}
+
+/* A stop request wakes terminals in the middle of a long think time (the stop flag is
+ * what they sleep on), so Ctrl-C does not wait out anyone's 10 s think. */
+static void test_stop_wakes_thinkers(void)
+{
+    twl w = {0};
+    dg_workload *wl = make_wl(&w, 1, 1);
+    ivsum s;
+    dg_run_config c = base_cfg(&s);
+    c.terminals = 3;
+    c.think_ns = 10 * DG_NS_PER_S;
+    c.duration_ns = 30 * DG_NS_PER_S;
+    dg_run_stats st;
+    dg_err e;
+    pthread_t th;
+    pthread_create(&th, NULL, stop_later, NULL);
+    int64_t t0 = dg_now_ns();
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    pthread_join(th, NULL);
+    DG_CHECK(dg_now_ns() - t0 < 5 * DG_NS_PER_S); /* stopped at 0.3 s, not after the think */
+    DG_CHECK(!st.complete);
+    DG_CHECK_INT(st.all[1].count, 3); /* one each, then thinking */
+    dg_run_stats_free(&st);
+    free_wl(wl);
 }
 
 static void test_stop_request(void)
@@ -575,6 +609,7 @@ int main(void)
     DG_RUN(test_duration_and_warmup);
     DG_RUN(test_teardown_not_measured);
     DG_RUN(test_drain_after_deadline);
+    DG_RUN(test_stop_wakes_thinkers);
     DG_RUN(test_retries);
     DG_RUN(test_errors_by_class);
     DG_RUN(test_reconnect_and_outage);

@@ -159,7 +159,8 @@ typedef struct term {
     dg_stmt *(*sel)[TABLES_NQ]; /* [n] or NULL */
     int64_t (*ids)[2];         /* [n]: reserved ids next, end */
     int64_t *hot;              /* [n]: ids selects draw from */
-    dg_hist q[TABLES_NQ];
+    dg_hist q[TABLES_NQ];      /* over qblock: one memory map per terminal */
+    uint64_t *qblock;
     bool q_ok;
     uint64_t inserted;
 } term;
@@ -185,6 +186,7 @@ static void tables_term_close(void *state)
     }
     for (int k = 0; k < TABLES_NQ; k++)
         dg_hist_destroy(&t->q[k]);
+    dg_hist_block_unmap(t->qblock, TABLES_NQ);
     free(t->ins);
     free(t->sel);
     free(t->ids);
@@ -205,9 +207,10 @@ static int tables_term_open(dg_workload *wl, const dg_term *tm, void **state, dg
     t->n = p->ntables;
     t->ids = xcalloc((size_t)t->n, sizeof *t->ids);
     t->hot = xcalloc((size_t)t->n, sizeof *t->hot);
-    t->q_ok = true;
-    for (int k = 0; k < TABLES_NQ; k++)
-        t->q_ok &= dg_hist_init(&t->q[k]) == 0;
+    t->qblock = dg_hist_block_map(TABLES_NQ);
+    t->q_ok = t->qblock != NULL;
+    for (int k = 0; k < TABLES_NQ && t->q_ok; k++)
+        dg_hist_init_in(&t->q[k], t->qblock, k);
     for (int i = 0; i < t->n; i++) {
         int64_t h = (int64_t)ceil((double)p->shape[i].ids * p->key_pct / 100.0);
         t->hot[i] = h < 1 ? 1 : h > p->shape[i].ids ? p->shape[i].ids : h;
