@@ -50,6 +50,8 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
         json_object_set_new(j, "aborted_terminals", json_integer(r->aborted_terminals));
         json_object_set_new(j, "interrupted_terminals", json_integer(r->interrupted_terminals));
         json_object_set_new(j, "overrun_s", dg_json_real(r->overrun_s));
+        json_object_set_new(j, "connect_s", dg_json_real(r->connect_s));
+        json_object_set_new(j, "close_s", dg_json_real(r->close_s));
     }
     json_object_set_new(j, "scale_unit", json_string(r->scale_unit ? r->scale_unit : ""));
     if (r->storage)

@@ -49,6 +49,7 @@ typedef struct dg_doc_run {
     int aborted_terminals;
     int interrupted_terminals; /* still in a database call well after the end */
     double overrun_s;          /* the last terminal finished this long after the deadline */
+    double connect_s, close_s; /* opening the sessions before, closing them after (NaN: n/a) */
 } dg_doc_run;
 json_t *dg_doc_run_json(const dg_doc_run *r);
 

@@ -94,6 +94,8 @@ typedef struct dg_run_stats {
     dg_drain_stats drain_all;
     int64_t drain_ns;       /* from the deadline to the last completion (0: none after) */
     int64_t started_wall_ns;/* wall clock at the start of the run */
+    int64_t connect_ns;     /* opening and preparing every terminal's session, before t0 */
+    int64_t close_ns;       /* from the last completion to every session closed */
     uint64_t reconnects;
     int64_t downtime_ns;
     int aborted_terminals;

@@ -272,6 +272,8 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .aborted_terminals = st ? st->aborted_terminals : 0,
         .interrupted_terminals = st ? st->interrupted_terminals : 0,
         .overrun_s = st ? (double)st->drain_ns / DG_NS_PER_S : 0,
+        .connect_s = st ? (double)st->connect_ns / DG_NS_PER_S : NAN,
+        .close_s = st ? (double)st->close_ns / DG_NS_PER_S : NAN,
     };
     json_t *j = dg_doc_run_json(&r);
     free(names);

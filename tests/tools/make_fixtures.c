@@ -127,6 +127,8 @@ static dg_doc_run base_run(const char *workload, int64_t scale, const char *db, 
         .started_at = "2026-01-02T03:04:05Z",
         .complete = true,
         .stop_reason = "duration",
+        .connect_s = 0.05,
+        .close_s = 0.01,
     };
     return r;
 }
