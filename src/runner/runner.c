@@ -387,6 +387,9 @@ static void *terminal_main(void *arg)
     int64_t sched = r->t0_ns;
     int64_t now = r->t0_ns;
     int64_t measured_done = 0;
+    /* One error record for the terminal's life, cleared after each failure: initialising
+     * its message buffer for every transaction cost 73 instructions of ~8,300 (SQLite). */
+    dg_err e = DG_ERR_INIT;
 
     for (;;) {
         if (stop_requested() || now >= r->end_ns)
@@ -434,7 +437,6 @@ static void *terminal_main(void *arg)
 
         dg_prng saved = t->rng;
         int tries = 0, outcome = DG_TX_COMMITTED, rc;
-        dg_err e = DG_ERR_INIT;
         for (;;) {
             rc = r->wl->ops->tx_run(t->wl_state, type, &outcome, &e);
             if (rc == 0)
@@ -525,6 +527,7 @@ static void *terminal_main(void *arg)
                 atomic_store(&t->aborted, true);
                 goto out;
             }
+            dg_err_clear(&e); /* clean for the next transaction */
         }
 
         if (pause && rate_per_term <= 0 && t->wl_state) {
