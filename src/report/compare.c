@@ -299,6 +299,45 @@ static void tps_overlay(dg_rep_section *sec, const side *a, const side *b, const
     }
 }
 
+/* A and B side by side as bars, one chart per headline figure both sides have (throughput,
+ * tpmC, load speed): the studies' categorical comparisons (engine x device, one power plan
+ * against another) drawn as they drew them. The values are the table's A and B columns. */
+static void headline_bars(dg_rep_section *sec, const dg_rep_table *t, const char *id,
+                          const side *a, const side *b)
+{
+    static const struct { const char *metric, *slug, *title; } heads[] = {
+        {"throughput", "tps", "Throughput: A and B"},
+        {"tpmC", "tpmc", "tpmC: A and B"},
+        {"load speed", "load", "Load speed: A and B"},
+    };
+    for (size_t h = 0; h < sizeof heads / sizeof heads[0]; h++) {
+        for (int r = 0; r < t->nrows; r++) {
+            const dg_rep_cell *row = &t->cells[r * t->ncols];
+            if (strcmp(row[0].str, heads[h].metric) || !isfinite(row[2].num) ||
+                !isfinite(row[3].num))
+                continue;
+            char *cid = xasprintf("%s-bars-%s", id, heads[h].slug);
+            dg_rep_chart *c = dg_rep_chart_add(sec, cid, heads[h].title, DG_CHART_BAR);
+            free(cid);
+            c->tabled = true;
+            dg_rep_axis_set(&c->x, "side", NULL);
+            dg_rep_axis_set(&c->y, heads[h].metric, row[1].str && *row[1].str ? row[1].str : NULL);
+            c->y.zero = true;
+            dg_rep_series *s = dg_rep_series_add(c, heads[h].metric);
+            const side *sides[2] = {a, b};
+            for (int k = 0; k < 2; k++) {
+                char *cat = sides[k]->n == 1
+                                ? xasprintf("%s: %s", k ? "B" : "A", run_label(sides[k]))
+                                : xasprintf("%s: %d runs", k ? "B" : "A", sides[k]->n);
+                dg_rep_axis_cat(&c->x, cat);
+                free(cat);
+                dg_rep_point_add(s, c->x.ncats - 1, row[2 + k].num, NAN, NAN);
+            }
+            break;
+        }
+    }
+}
+
 static void compare_section(dg_report *rep, const side *a, const side *b, const char *id,
                             const char *title, const char *want)
 {
@@ -374,6 +413,7 @@ static void compare_section(dg_report *rep, const side *a, const side *b, const 
         dg_rep_axis_cat(&c->x, row[0].str);
         dg_rep_point_add(s, c->x.ncats - 1, row[4].num, row[5].num, row[6].num);
     }
+    headline_bars(sec, t, id, a, b);
     tps_overlay(sec, a, b, id);
 }
 

@@ -251,8 +251,15 @@ dg compare sweep sweep >"$TMP/cmp-sweep.txt" 2>&1 || fail "compare sweep sweep: 
 [ "$(grep -c '^Comparison: scale=' "$TMP/cmp-sweep.txt")" = 6 ] || fail "compare of two sweeps should match 6 points"
 checks=$((checks + 1))
 dg compare compare/a1.json compare/b1.json -o "$TMP/cmp.html" || fail "compare -o cmp.html"
-html_check "$TMP/cmp.html" structure svgs=2 "title=B relative to A, with 95% confidence intervals" \
-  "title=Throughput over time: A and B"
+# the A and B bars are the table's throughput row, A first
+ab=$(dg compare compare/a1.json compare/b1.json --format json | "$PY" -c '
+import json, sys
+r = json.load(sys.stdin)
+t = [i for s in r["sections"] for i in s["items"] if i.get("id") == "cmp1-metrics"][0]
+row = [x for x in t["rows"] if x[0] == "throughput"][0]
+print("%.10g;%.10g" % (row[2], row[3]))')
+html_check "$TMP/cmp.html" structure svgs=3 "title=B relative to A, with 95% confidence intervals" \
+  "title=Throughput over time: A and B" "title=Throughput: A and B" "bars=cmp1-bars-tps:$ab"
 
 # ---- errors: exit 1, a clear message, nothing written -----------------------------------
 printf '{"dbgauge": {"version": "0.1.0", "format": 1},\n "run": {"workload": "tpcb",,}}\n' >"$TMP/bad.json"

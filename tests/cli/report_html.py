@@ -9,6 +9,8 @@ usage: report_html.py REPORT.html CHECK...   where CHECK is one of
   series=CHART:NAME:x1,y1;x2,y2;...
                        chart CHART (data-chart id) has a series NAME whose path maps back
                        through the axis ticks to these points, within one pixel
+  bars=CHART:V1;V2;...  bar chart CHART's bars, in order, have these values (data-v), and
+                       each bar ends where the value axis's ticks put its value
   absent=TEXT          TEXT does not occur in the raw file
   present=TEXT         TEXT occurs in the raw file
   pivot=TABLE:METRIC:DIR
@@ -50,7 +52,7 @@ class Walker(html.parser.HTMLParser):
         a = dict(attrs)
         self.tags[tag] = self.tags.get(tag, 0) + 1
         if tag == "svg":
-            self.cur_svg = {"attrs": a, "title": "", "ticks": [], "paths": []}
+            self.cur_svg = {"attrs": a, "title": "", "ticks": [], "paths": [], "bars": []}
             self.svgs.append(self.cur_svg)
         if self.cur_svg is not None:
             self.element(tag, a)
@@ -73,6 +75,8 @@ class Walker(html.parser.HTMLParser):
             axis = cls.split()[1]
             pos = float(a["y1"]) if axis == "y" else float(a["x1"])
             self.cur_svg["ticks"].append((axis, float(a["data-v"]), pos))
+        if tag == "rect" and cls == "bar":
+            self.cur_svg["bars"].append((float(a["data-v"]), float(a["x"]), float(a["width"])))
         if tag == "path" and cls == "series":
             self.cur_svg["paths"].append((a.get("data-series"), a.get("d", "")))
 
@@ -352,6 +356,27 @@ def main():
                 if abs(fx(x) - gx) > 1 or abs(fy(y) - gy) > 1:
                     fails.append("chart %s series %s: (%g, %g) drawn at (%.1f, %.1f), expected (%.1f, %.1f)"
                                  % (chart, sname, x, y, gx, gy, fx(x), fy(y)))
+        elif name == "bars":
+            # bars=CHART:V1;V2...: the bar chart's bars, in order, have these values and each
+            # ends where the value axis puts its value
+            chart, vals = arg.split(":", 1)
+            want = [float(v) for v in vals.split(";")]
+            svg = [s for s in w.svgs if s["attrs"].get("data-chart") == chart]
+            if not svg:
+                fails.append("no chart %r" % chart)
+                continue
+            bars = svg[0]["bars"]
+            if [round(v, 6) for v, _, _ in bars] != [round(v, 6) for v in want]:
+                fails.append("chart %s: bars %s, expected %s" % (chart, [v for v, _, _ in bars], want))
+                continue
+            try:
+                fx = axis_map(svg[0]["ticks"], "x")
+            except ValueError as e:
+                fails.append("chart %s: %s" % (chart, e))
+                continue
+            for v, x, width in bars:
+                if abs(fx(v) - (x + width)) > 1:
+                    fails.append("chart %s: bar %g ends at %.1f, expected %.1f" % (chart, v, x + width, fx(v)))
         elif name == "absent":
             if arg in raw:
                 fails.append("found %r" % arg)
