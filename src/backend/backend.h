@@ -255,6 +255,10 @@ enum {
     DG_CAP_BULK_ATOMIC = 1u << 3,        /* a bulk load (dg_bulk_begin .. dg_bulk_end) is one
                                             transaction: a failed one leaves no row behind,
                                             so a loader may run its unit again */
+    DG_CAP_NONBLOCKING = 1u << 4,        /* a connection opened on a fiber never blocks its
+                                            thread: every wait goes through dg_wait_fd
+                                            (core/wait.h), so the events engine can run many
+                                            terminals on one thread */
 };
 
 /* ---- backend options ---------------------------------------------------------------- */

@@ -19,6 +19,12 @@
  * are BEGIN [ISOLATION LEVEL ...] [READ ONLY] / COMMIT / ROLLBACK. Bulk load is COPY ...
  * FROM STDIN in text format.
  *
+ * Events engine: a connection opened on a fiber (a thread with a waiter, core/wait.h)
+ * connects with PQconnectStartParams/PQconnectPoll, runs in libpq's non-blocking mode and
+ * sends every command with PQsend*, waiting for its socket through dg_wait_fd, so that its
+ * worker thread runs other terminals meanwhile (DG_CAP_NONBLOCKING). The same round trips
+ * and results as the blocking calls.
+ *
  * Server transactions dbgauge causes outside the workload's own (they show in
  * pg_stat_database.xact_commit; the integration tests count them exactly):
  *   - connecting: 1 (the server's session start-up transaction)
@@ -44,7 +50,9 @@
 #include "backend/backend.h"
 #include "backend/pgcopy.h"
 
+#include "core/clock.h"
 #include "core/strbuf.h"
+#include "core/wait.h"
 #include "core/xalloc.h"
 
 #include <libpq-fe.h>
@@ -94,6 +102,8 @@ typedef struct pg_conn {
     dg_strbuf dealloc;   /* DEALLOCATE commands of freed statements, sent in batches */
     int ndealloc;
     bool copy_text;      /* ?copy=text: bulk loads in COPY's text format, not binary */
+    bool nonblock;       /* opened by a fiber (events engine): libpq's non-blocking mode,
+                            every wait through dg_wait_fd (see send_wait) */
 } pg_conn;
 
 typedef struct pg_stmt {
@@ -206,6 +216,63 @@ static int fill_error(pg_conn *c, const PGresult *res, const char *inflight, dg_
     return DG_E_DB;
 }
 
+/* ---- non-blocking commands (the events engine) ----------------------------------------------
+ * A connection opened by a fiber sends with PQsend* and waits for the socket through
+ * dg_wait_fd, which parks the fiber and lets its worker run other terminals. Every other
+ * connection uses libpq's blocking calls, as before. */
+
+/* After a PQsend*: flushes, then collects the results as PQexec does (the last one, or the
+ * first error). NULL only when out of memory. */
+static PGresult *await_result(pg_conn *c)
+{
+    PGconn *pg = c->pg;
+    bool broken = false;
+    int f;
+    while ((f = PQflush(pg)) == 1) {
+        /* the kernel's buffer is full: wait for room, reading what the server sends */
+        if (dg_wait_fd(PQsocket(pg), DG_WAIT_READ | DG_WAIT_WRITE, INT64_MAX) < 0 ||
+            !PQconsumeInput(pg)) {
+            broken = true;
+            break;
+        }
+    }
+    broken |= f < 0;
+    PGresult *keep = NULL;
+    for (int guard = 0; guard < 1000; guard++) {
+        while (!broken && PQisBusy(pg)) {
+            if (dg_wait_fd(PQsocket(pg), DG_WAIT_READ, INT64_MAX) < 0 || !PQconsumeInput(pg))
+                broken = true; /* PQgetResult now reports the failure */
+        }
+        PGresult *r = PQgetResult(pg);
+        if (!r)
+            break;
+        ExecStatusType st = PQresultStatus(r);
+        if (keep && PQresultStatus(keep) == PGRES_FATAL_ERROR) {
+            PQclear(r);
+        } else {
+            PQclear(keep);
+            keep = r;
+        }
+        if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
+            break; /* as PQexec: the caller ends the COPY */
+    }
+    return keep;
+}
+
+static PGresult *run_sql(pg_conn *c, const char *sql)
+{
+    if (!c->nonblock)
+        return PQexec(c->pg, sql);
+    return PQsendQuery(c->pg, sql) ? await_result(c) : NULL;
+}
+
+static PGresult *run_prepared(pg_conn *c, const char *name, int n, const char *const *values)
+{
+    if (!c->nonblock)
+        return PQexecPrepared(c->pg, name, n, values, NULL, NULL, 0);
+    return PQsendQueryPrepared(c->pg, name, n, values, NULL, NULL, 0) ? await_result(c) : NULL;
+}
+
 /* Runs one command with PQexec; 0 when it returned COMMAND_OK/TUPLES_OK/EMPTY_QUERY. *out
  * receives the result when not NULL (caller PQclear()s it), else it is cleared. `may_commit`:
  * the command could change data on its own (user SQL), so outside a transaction block a
@@ -214,7 +281,7 @@ static int exec_sql(pg_conn *c, const char *sql, bool may_commit, PGresult **out
 {
     const char *inflight =
         may_commit && PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
-    PGresult *res = PQexec(c->pg, sql);
+    PGresult *res = run_sql(c, sql);
     ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
     if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
         /* COPY through exec(): end it, then report */
@@ -359,14 +426,42 @@ static void ignore_notice(void *arg, const char *message)
 }
 
 /* Opens a new session from c->keys/c->vals into *out. */
+/* PQconnectdbParams without blocking the thread: PQconnectStartParams, then PQconnectPoll
+ * with the waits through dg_wait_fd, within connect_timeout as libpq would. */
+static PGconn *connect_nonblocking(pg_conn *c)
+{
+    PGconn *pg = PQconnectStartParams((const char *const *)c->keys, (const char *const *)c->vals, 0);
+    if (!pg || PQstatus(pg) == CONNECTION_BAD)
+        return pg;
+    int64_t deadline = INT64_MAX;
+    for (int i = 0; c->keys[i]; i++)
+        if (!strcmp(c->keys[i], "connect_timeout") && atoi(c->vals[i]) > 0)
+            deadline = dg_now_ns() + (int64_t)atoi(c->vals[i]) * DG_NS_PER_S;
+    PostgresPollingStatusType ps = PGRES_POLLING_WRITING;
+    while (ps != PGRES_POLLING_OK && ps != PGRES_POLLING_FAILED) {
+        int w = dg_wait_fd(PQsocket(pg), ps == PGRES_POLLING_READING ? DG_WAIT_READ : DG_WAIT_WRITE,
+                           deadline);
+        if (w <= 0)
+            break; /* PQstatus stays short of OK: reported below with libpq's message, if any */
+        ps = PQconnectPoll(pg);
+    }
+    if (ps == PGRES_POLLING_OK)
+        PQsetnonblocking(pg, 1);
+    return pg;
+}
+
 static int open_session(pg_conn *c, PGconn **out, dg_err *err)
 {
-    PGconn *pg = PQconnectdbParams((const char *const *)c->keys, (const char *const *)c->vals, 0);
+    PGconn *pg = c->nonblock ? connect_nonblocking(c)
+                             : PQconnectdbParams((const char *const *)c->keys,
+                                                 (const char *const *)c->vals, 0);
     if (!pg)
         return dg_err_fail(err, DG_E_NOMEM, "out of memory connecting to PostgreSQL");
     if (PQstatus(pg) != CONNECTION_OK) {
         char msg[DG_ERR_MSG_MAX];
         one_line(PQerrorMessage(pg), msg, sizeof msg);
+        if (!msg[0]) /* a non-blocking connect that ran out of connect_timeout */
+            snprintf(msg, sizeof msg, "timeout expired");
         const char *st;
         dg_errclass cls = classify_connect(msg, &st);
         dg_err_set(err, DG_E_DB, cls, 0, st, "%s", msg); /* callers name the URL */
@@ -405,7 +500,7 @@ static void pg_close(dg_conn *conn)
         PQtransactionStatus(c->pg) == PQTRANS_IDLE && c->server_version >= 150000) {
         /* make this session's counters visible to pg_stat_database now (they are also
          * flushed when the server process exits, but that happens after we are gone) */
-        PGresult *r = PQexec(c->pg, FLUSH_STATS_SQL);
+        PGresult *r = run_sql(c, FLUSH_STATS_SQL);
         PQclear(r);
     }
     if (c->pg)
@@ -518,6 +613,8 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         pw = getenv("PGPASSWORD");
     c->password = dg_backend_secret(pw, url->user, url->path);
 
+    /* a fiber of the events engine connects and runs without blocking its worker */
+    c->nonblock = dg_waiter_get() != NULL;
     /* expand_dbname = 0 (in open_pg): a database name is a name, never a conninfo string */
     rc = open_session(c, &c->pg, err);
     if (rc)
@@ -525,7 +622,7 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     if (opts->local_facts && dg_host_is_local(url->host)) {
         /* the server's data directory, for its disk (superusers and pg_read_all_settings
          * may read it; others get an error, and no disk) */
-        PGresult *r = PQexec(c->pg, "SELECT current_setting('data_directory', true)");
+        PGresult *r = run_sql(c, "SELECT current_setting('data_directory', true)");
         if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
             dg_conn_set_local_data(&c->base, PQgetvalue(r, 0, 0));
         PQclear(r);
@@ -640,7 +737,9 @@ static int rewrite_placeholders(const char *sql, dg_strbuf *out)
 
 static int prepare_on_server(pg_conn *c, pg_stmt *s, dg_err *err)
 {
-    PGresult *res = PQprepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL);
+    PGresult *res = !c->nonblock ? PQprepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL)
+                    : PQsendPrepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL) ? await_result(c)
+                                                                                   : NULL;
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
         int rc = fill_error(c, res, NULL, err);
         PQclear(res);
@@ -658,7 +757,7 @@ static void flush_deallocations(pg_conn *c)
         return;
     if (c->pg && PQstatus(c->pg) == CONNECTION_OK &&
         PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
-        PGresult *r = PQexec(c->pg, dg_sb_str(&c->dealloc));
+        PGresult *r = run_sql(c, dg_sb_str(&c->dealloc));
         PQclear(r);
         dg_sb_reset(&c->dealloc);
         c->ndealloc = 0;
@@ -800,7 +899,7 @@ static int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     for (int i = 0; i < n; i++)
         s->values[i] = encode_param(s, i, &params[i]);
     const char *inflight = PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
-    PGresult *res = PQexecPrepared(c->pg, s->name, n, s->values, NULL, NULL, 0);
+    PGresult *res = run_prepared(c, s->name, n, s->values);
     switch (res ? PQresultStatus(res) : PGRES_FATAL_ERROR) {
     case PGRES_TUPLES_OK:
         s->res = res;
@@ -840,7 +939,9 @@ static const PGresult *shape(pg_stmt *s)
         return s->res;
     pg_conn *c = (pg_conn *)s->base.conn;
     if (!s->desc && s->generation == c->generation) {
-        PGresult *d = PQdescribePrepared(c->pg, s->name);
+        PGresult *d = !c->nonblock ? PQdescribePrepared(c->pg, s->name)
+                      : PQsendDescribePrepared(c->pg, s->name) ? await_result(c)
+                                                               : NULL;
         if (d && PQresultStatus(d) == PGRES_COMMAND_OK)
             s->desc = d;
         else
@@ -961,7 +1062,7 @@ static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
 static int pg_commit(dg_conn *conn, dg_err *err)
 {
     pg_conn *c = (pg_conn *)conn;
-    PGresult *res = PQexec(c->pg, "COMMIT");
+    PGresult *res = run_sql(c, "COMMIT");
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
         int rc = fill_error(c, res, "COMMIT", err);
         PQclear(res);
@@ -1472,7 +1573,7 @@ const dg_backend dg_backend_postgres = {
     .schemes = postgres_schemes,
     .url_help = "postgres://user:pass@host:port/db?k=v | postgresql:// | pg://  (PG* variables "
                 "fill absent parts)",
-    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC,
+    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING,
     .dialect = &postgres_dialect,
     .options = backend_options,
     .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "

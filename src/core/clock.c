@@ -1,6 +1,8 @@
 /* clock.c - wall clock, sleeping and timestamp formatting. */
 #include "core/clock.h"
 
+#include "core/wait.h"
+
 #include <errno.h>
 #include <stdio.h>
 
@@ -13,6 +15,12 @@ int64_t dg_wall_ns(void)
 
 void dg_sleep_until_ns(int64_t deadline_ns)
 {
+    const dg_waiter *w = dg_waiter_get();
+    if (w) { /* a fiber: park it, not the thread (a kick may end a park early) */
+        while (dg_now_ns() < deadline_ns)
+            w->sleep_until(w->ctx, deadline_ns);
+        return;
+    }
     struct timespec ts = {.tv_sec = deadline_ns / DG_NS_PER_S, .tv_nsec = deadline_ns % DG_NS_PER_S};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
     }

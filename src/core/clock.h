@@ -22,7 +22,8 @@ static inline int64_t dg_now_ns(void)
 /* Wall-clock time in nanoseconds since the epoch (for timestamps in result files). */
 int64_t dg_wall_ns(void);
 
-/* Sleeps until the monotonic time `deadline_ns`; returns early only on error. */
+/* Sleeps until the monotonic time `deadline_ns`; returns early only on error. On a thread
+ * with a waiter (core/wait.h) the current fiber sleeps instead. */
 void dg_sleep_until_ns(int64_t deadline_ns);
 
 /* Sleeps for `ns` nanoseconds (no-op for ns <= 0). */

@@ -44,6 +44,15 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
     json_object_set_new(j, "think_time_ms", num_or_null(r->think_time_ms, r->think_time_ms > 0));
     json_object_set_new(j, "think_time_exponential", json_boolean(r->think_time_exponential));
     json_object_set_new(j, "max_tries", json_integer(r->max_tries));
+    json_t *eng = json_object();
+    json_object_set_new(eng, "kind", json_string(r->workers > 0 ? "events" : "threads"));
+    json_object_set_new(eng, "workers", json_integer(r->workers));
+    if (r->finished && r->workers > 0) {
+        json_object_set_new(eng, "timers", json_integer((json_int_t)r->engine_timers));
+        json_object_set_new(eng, "timer_lag_avg_ms", dg_json_real(r->engine_lag_avg_ms));
+        json_object_set_new(eng, "timer_lag_max_ms", dg_json_real(r->engine_lag_max_ms));
+    }
+    json_object_set_new(j, "engine", eng);
     if (r->finished) {
         json_object_set_new(j, "complete", json_boolean(r->complete));
         json_object_set_new(j, "stop_reason", json_string(r->stop_reason ? r->stop_reason : ""));

@@ -18,7 +18,9 @@
 
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/wait.h"
 #include "core/xalloc.h"
+#include "runner/sched.h"
 #include "stats/phaser.h"
 
 #include <assert.h>
@@ -46,12 +48,28 @@
  * down), so a server that stopped answering cannot hold the run past its end. */
 #define STUCK_GRACE_NS (2 * DG_NS_PER_S)
 #define SLEEP_SLICE_NS (50 * DG_NS_PER_MS)
+/* A terminal fiber's stack (events engine): opening a session (name lookup, SCRAM, TLS)
+ * is the deepest it goes; untouched pages cost nothing, so the size is only a bound. */
+#define FIBER_STACK_BYTES (256 * 1024)
+#define MAX_WORKERS 256
 
 /* ---- stop requests -------------------------------------------------------------------- */
 
 static atomic_int g_stop; /* also the futex thinking terminals wait on (Linux) */
 static atomic_int g_stop_signal;
+/* The events engine's schedulers, kicked by a stop request so that sleeping fibers
+ * notice it (a write to an eventfd each: async-signal-safe). */
+static _Atomic(dg_sched *) g_scheds[MAX_WORKERS];
 static_assert(sizeof(atomic_int) == sizeof(int), "the stop flag is waited on as a futex word");
+
+static void kick_schedulers(void)
+{
+    for (int i = 0; i < MAX_WORKERS; i++) {
+        dg_sched *s = atomic_load(&g_scheds[i]);
+        if (s)
+            dg_sched_kick(s);
+    }
+}
 
 /* The first signal is the reason: a second Ctrl-C (or a SIGTERM after it) does not
  * rewrite why the run stopped. */
@@ -66,6 +84,7 @@ void dg_run_request_stop(int signo)
     /* wake every thinking terminal (a raw system call: async-signal-safe) */
     syscall(SYS_futex, (int *)&g_stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT_MAX, NULL, NULL, 0);
 #endif
+    kick_schedulers();
 }
 
 void dg_run_clear_stop(void)
@@ -158,6 +177,9 @@ struct run {
     pthread_cond_t go_cond;    /* the gate opened: the terminals wait on it */
     int ready_count;
     bool go;
+    atomic_bool go_flag; /* go, read without the lock by fibers (events engine) */
+    struct worker *workers; /* events engine: [nworkers]; NULL with a thread per terminal */
+    int nworkers;
     atomic_int phase;   /* DG_PHASE_* as seen by terminals (for --transactions) */
     int64_t t0_ns;      /* start of the run, written before the gate opens */
     int64_t end_ns;     /* planned end (duration mode), INT64_MAX otherwise */
@@ -223,10 +245,15 @@ static int choose_type(run *r, dg_prng *rng)
  * within one. */
 static void sleep_until_or_stop(int64_t until)
 {
+    const dg_waiter *w = dg_waiter_get(); /* a fiber: its scheduler, which a stop kicks */
     for (;;) {
         int64_t now = dg_now_ns();
         if (now >= until || stop_requested())
             return;
+        if (w) {
+            w->sleep_until(w->ctx, until);
+            continue;
+        }
 #ifdef __linux__
         /* absolute CLOCK_MONOTONIC timeout; returns at once when g_stop is no longer 0 */
         struct timespec ts = {.tv_sec = until / DG_NS_PER_S, .tv_nsec = until % DG_NS_PER_S};
@@ -342,15 +369,17 @@ static void sample_cache(terminal *t)
 static void release_stack(void)
 {
 #ifdef __linux__
-    pthread_attr_t a;
-    void *lo;
-    size_t size;
-    if (pthread_getattr_np(pthread_self(), &a) != 0)
-        return;
-    int rc = pthread_attr_getstack(&a, &lo, &size);
-    pthread_attr_destroy(&a);
-    if (rc != 0)
-        return;
+    void *lo = dg_sched_stack_low(); /* a fiber's own stack */
+    if (!lo) {
+        pthread_attr_t a;
+        size_t size;
+        if (pthread_getattr_np(pthread_self(), &a) != 0)
+            return;
+        int rc = pthread_attr_getstack(&a, &lo, &size);
+        pthread_attr_destroy(&a);
+        if (rc != 0)
+            return;
+    }
     volatile char here;
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     uintptr_t from = ((uintptr_t)lo + page - 1) & ~(page - 1);
@@ -376,9 +405,17 @@ static void *terminal_main(void *arg)
     pthread_mutex_lock(&r->gate_lock);
     r->ready_count++;
     pthread_cond_signal(&r->ready_cond);
-    while (!r->go)
-        pthread_cond_wait(&r->go_cond, &r->gate_lock);
-    pthread_mutex_unlock(&r->gate_lock);
+    const dg_waiter *w = dg_waiter_get();
+    if (w) { /* a fiber must not block its worker: it sleeps until the opening kick (one
+              * that comes before it sleeps stays pending in the scheduler's eventfd) */
+        pthread_mutex_unlock(&r->gate_lock);
+        while (!atomic_load(&r->go_flag))
+            w->sleep_until(w->ctx, INT64_MAX);
+    } else {
+        while (!r->go)
+            pthread_cond_wait(&r->go_cond, &r->gate_lock);
+        pthread_mutex_unlock(&r->gate_lock);
+    }
     if (atomic_load(&r->start_failed))
         goto out;
 
@@ -567,6 +604,81 @@ out:;
     return NULL;
 }
 
+/* ---- the events engine: worker threads running terminals as fibers ------------------------ */
+
+typedef struct worker {
+    dg_sched *s;
+    pthread_t thread;
+    bool started;
+} worker;
+
+static void terminal_fiber(void *t)
+{
+    terminal_main(t);
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    dg_sched_run(w->s);
+    return NULL;
+}
+
+/* Terminal k runs on worker k % nworkers. On failure start_failed is set and nothing that
+ * did not start is marked started. */
+static int start_workers(run *r, int *nstarted, dg_err *err)
+{
+    int n = r->cfg->terminals;
+    int nw = r->cfg->workers < n ? r->cfg->workers : n;
+    if (nw > MAX_WORKERS)
+        nw = MAX_WORKERS;
+    r->workers = xcalloc((size_t)nw, sizeof *r->workers);
+    r->nworkers = nw;
+    for (int i = 0; i < nw; i++) {
+        worker *w = &r->workers[i];
+        w->s = dg_sched_new((n - i + nw - 1) / nw, FIBER_STACK_BYTES);
+        if (!w->s) {
+            atomic_store(&r->start_failed, true);
+            return dg_err_fail(err, DG_E_NOMEM, "cannot make the scheduler of worker %d: %s", i + 1,
+                               strerror(errno));
+        }
+        for (int k = i; k < n; k += nw) {
+            if (dg_sched_spawn(w->s, terminal_fiber, &r->terms[k]) != 0) {
+                atomic_store(&r->start_failed, true);
+                return dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal %d's stack", k + 1);
+            }
+        }
+    }
+    for (int i = 0; i < nw; i++) {
+        worker *w = &r->workers[i];
+        atomic_store(&g_scheds[i], w->s);
+        if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+            atomic_store(&r->start_failed, true);
+            return dg_err_fail(err, DG_E_IO, "cannot start worker thread %d: %s", i + 1,
+                               strerror(errno));
+        }
+        w->started = true;
+        for (int k = i; k < n; k += nw) {
+            r->terms[k].started = true;
+            (*nstarted)++;
+        }
+    }
+    return 0;
+}
+
+static void join_terminals(run *r)
+{
+    if (r->workers) {
+        for (int i = 0; i < r->nworkers; i++)
+            if (r->workers[i].started)
+                pthread_join(r->workers[i].thread, NULL);
+        return;
+    }
+    for (int k = 0; k < r->cfg->terminals; k++)
+        if (r->terms[k].started)
+            pthread_join(r->terms[k].thread, NULL);
+}
+
 /* ---- collector --------------------------------------------------------------------------- */
 
 /* Waits for every terminal to end; those still in their loop (a database call) after
@@ -595,8 +707,7 @@ static void stop_terminals(run *r)
         }
         pthread_mutex_unlock(&t->down_lock);
     }
-    for (int k = 0; k < n; k++)
-        pthread_join(r->terms[k].thread, NULL);
+    join_terminals(r);
 }
 
 static void free_slot(slot *s)
@@ -820,7 +931,9 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     }
 
     int nstarted = 0;
-    for (int k = 0; k < n; k++) {
+    if (cfg->workers > 0)
+        rc = start_workers(&r, &nstarted, err);
+    for (int k = 0; k < n && cfg->workers <= 0; k++) {
         if (pthread_create(&r.terms[k].thread, NULL, terminal_main, &r.terms[k]) != 0) {
             atomic_store(&r.start_failed, true);
             rc = dg_err_fail(err, DG_E_IO, "cannot start terminal thread %d: %s", k + 1,
@@ -839,13 +952,13 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     if (cfg->duration_ns > 0 && cfg->transactions == 0)
         r.end_ns = r.t0_ns + cfg->warmup_ns + cfg->duration_ns;
     r.go = true;
+    atomic_store(&r.go_flag, true);
     pthread_cond_broadcast(&r.go_cond);
     pthread_mutex_unlock(&r.gate_lock);
+    kick_schedulers(); /* fibers waiting at the gate */
 
     if (atomic_load(&r.start_failed)) {
-        for (int k = 0; k < n; k++)
-            if (r.terms[k].started)
-                pthread_join(r.terms[k].thread, NULL);
+        join_terminals(&r);
         if (rc == 0) {
             for (int k = 0; k < n; k++) {
                 if (r.terms[k].init_rc) {
@@ -980,6 +1093,21 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     rc = 0;
 
 cleanup:
+    out->workers = r.nworkers;
+    for (int i = 0; i < r.nworkers; i++) {
+        atomic_store(&g_scheds[i], NULL);
+        if (!r.workers[i].s)
+            continue;
+        dg_sched_stats st;
+        dg_sched_stats_get(r.workers[i].s, &st);
+        out->sched.timers += st.timers;
+        out->sched.lag_sum_ns += st.lag_sum_ns;
+        out->sched.wakeups += st.wakeups;
+        if (st.lag_max_ns > out->sched.lag_max_ns)
+            out->sched.lag_max_ns = st.lag_max_ns;
+        dg_sched_free(r.workers[i].s);
+    }
+    free(r.workers);
     pthread_cond_destroy(&r.ready_cond);
     pthread_cond_destroy(&r.go_cond);
     pthread_mutex_destroy(&r.gate_lock);

@@ -17,6 +17,7 @@
 #define DG_RUNNER_RUNNER_H
 
 #include "backend/backend.h"
+#include "runner/sched.h"
 #include "stats/txstats.h"
 #include "workload/workload.h"
 
@@ -52,6 +53,10 @@ typedef struct dg_run_config {
     int64_t think_ns;        /* pause after each transaction; 0 = none */
     bool think_exponential;  /* think time ~ Exp(mean think_ns), truncated at 10x */
     int max_tries;           /* >= 1; attempts per transaction on RETRY-class errors */
+    /* 0: a thread per terminal. N > 0: the events engine, N worker threads each running
+     * its terminals as fibers (runner/sched.h); the backend must wait through
+     * dg_wait_fd (DG_CAP_NONBLOCKING), or a call blocks every terminal of its worker. */
+    int workers;
     uint64_t seed;
     void (*on_interval)(void *arg, const dg_interval_report *iv);
     void (*on_start)(void *arg);      /* all terminals connected, clock starts */
@@ -107,6 +112,8 @@ typedef struct dg_run_stats {
     dg_run_error errors[DG_RUN_MAX_ERRORS];
     uint64_t errors_dropped; /* errors of kinds beyond DG_RUN_MAX_ERRORS */
     int64_t cache_hits, cache_misses; /* per-connection counters at the end (-1 n/a) */
+    int workers;             /* the events engine's worker threads; 0: a thread per terminal */
+    dg_sched_stats sched;    /* its loops' figures, summed (lag_max_ns: the largest) */
 } dg_run_stats;
 
 /* Runs the workload. Returns 0 when the run happened (see out->complete), or an error

@@ -273,6 +273,12 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .interrupted_terminals = st ? st->interrupted_terminals : 0,
         .overrun_s = st ? (double)st->drain_ns / DG_NS_PER_S : 0,
         .connect_s = st ? (double)st->connect_ns / DG_NS_PER_S : NAN,
+        .workers = cfg->workers,
+        .engine_timers = st ? st->sched.timers : 0,
+        .engine_lag_avg_ms = st && st->sched.timers
+                                 ? (double)st->sched.lag_sum_ns / (double)st->sched.timers / 1e6
+                                 : NAN,
+        .engine_lag_max_ms = st && st->sched.timers ? (double)st->sched.lag_max_ns / 1e6 : NAN,
         .close_s = st ? (double)st->close_ns / DG_NS_PER_S : NAN,
     };
     json_t *j = dg_doc_run_json(&r);
@@ -445,6 +451,9 @@ int dg_session_load_doc(const dg_session_config *cfg, json_t **doc_out, dg_sessi
     return 0;
 }
 
+/* The events engine's timers firing later than this on average: its workers are saturated. */
+#define SATURATED_LAG_NS (5 * DG_NS_PER_MS)
+
 int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
                    dg_err *err)
 {
@@ -465,6 +474,14 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     int rc = dg_session_connect(cfg, false, &conn, err);
     if (rc)
         goto out;
+    if (cfg->workers > 0 && !dg_has_cap(conn, DG_CAP_NONBLOCKING)) {
+        /* a blocking call would stop every terminal of its worker */
+        rc = dg_err_fail(err, DG_E_INVAL,
+                         "--workers: %s's client library blocks its thread in every call, so it "
+                         "runs a thread per terminal (leave out --workers); the events engine "
+                         "serves postgres", conn->be->name);
+        goto out;
+    }
     int64_t wanted_scale = wl->scale;
     if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_RUN, &load, stage, err)) != 0)
         goto out;
@@ -518,6 +535,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         .think_ns = cfg->think_ns,
         .think_exponential = cfg->think_exponential,
         .max_tries = cfg->max_tries,
+        .workers = cfg->workers,
         .seed = cfg->seed,
         .on_interval = on_interval,
         .on_start = on_start,
@@ -541,6 +559,14 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
      * the run: it is not complete, and says why. An embedded engine's terminals queue on
      * its lock at the end (SQLite with many writers): that is said in a warning, the run
      * stands. */
+    if (st.workers > 0 && st.sched.timers > 0 &&
+        st.sched.lag_sum_ns / (int64_t)st.sched.timers > SATURATED_LAG_NS)
+        dg_log_warn("the events engine's %d worker%s could not keep up: timers fired %.1f ms late "
+                    "on average (at most %.1f ms), so think times and --rate arrivals ran late; "
+                    "give it more --workers or fewer terminals",
+                    st.workers, st.workers == 1 ? "" : "s",
+                    (double)st.sched.lag_sum_ns / (double)st.sched.timers / 1e6,
+                    (double)st.sched.lag_max_ns / 1e6);
     double overrun_s = (double)st.drain_ns / DG_NS_PER_S;
     bool embedded = dg_has_cap(conn, DG_CAP_EMBEDDED);
     if (st.complete && st.interrupted_terminals > 0 && !embedded) {

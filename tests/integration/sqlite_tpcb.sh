@@ -63,4 +63,10 @@ json "$TMP/int.json" "d['run']['complete'] == False and 'SIGINT' in d['run']['st
 after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
 [ $((after - before)) = "$(completed "$TMP/int.json")" ] || fail "interrupted run: counts differ from the database"
 ls "$TMP"/int.json.tmp.* >/dev/null 2>&1 && fail "a temporary result file was left behind"
+
+# the events engine needs a client that does not block its thread: SQLite's does, so
+# --workers is refused before anything runs, with no result file
+expect_exit 1 "$DBGAUGE" run --db "$db" -w tpcb -T 1s --workers 2 --json "$TMP/ev.json"
+grep -q -- "--workers: sqlite's client library blocks its thread" "$TMP/err" || fail "--workers on sqlite: $(cat "$TMP/err")"
+[ ! -e "$TMP/ev.json" ] || fail "a refused run wrote a result file"
 true

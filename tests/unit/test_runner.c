@@ -155,10 +155,14 @@ static void on_iv(void *arg, const dg_interval_report *iv)
         s->monotonic = false;
 }
 
+/* 0: a thread per terminal; 2: the events engine (every test runs in both) */
+static int g_workers;
+
 static dg_run_config base_cfg(ivsum *s)
 {
     dg_run_config c = {
         .url = "sqlite::memory:",
+        .workers = g_workers,
         .terminals = 4,
         .interval_ns = 100 * DG_NS_PER_MS,
         .max_tries = 1,
@@ -617,5 +621,20 @@ int main(void)
     DG_RUN(test_think_time);
     DG_RUN(test_stop_request);
     DG_RUN(test_start_failure);
+    /* the same tests on the events engine: terminals as fibers on 2 worker threads (the
+     * test workload's waits are dg_sleep_ns, which park a fiber as a socket wait would) */
+    g_workers = 2;
+    DG_RUN_AS("test_transactions_exact/events", test_transactions_exact);
+    DG_RUN_AS("test_duration_and_warmup/events", test_duration_and_warmup);
+    DG_RUN_AS("test_teardown_not_measured/events", test_teardown_not_measured);
+    DG_RUN_AS("test_drain_after_deadline/events", test_drain_after_deadline);
+    DG_RUN_AS("test_stop_wakes_thinkers/events", test_stop_wakes_thinkers);
+    DG_RUN_AS("test_retries/events", test_retries);
+    DG_RUN_AS("test_errors_by_class/events", test_errors_by_class);
+    DG_RUN_AS("test_reconnect_and_outage/events", test_reconnect_and_outage);
+    DG_RUN_AS("test_rate/events", test_rate);
+    DG_RUN_AS("test_think_time/events", test_think_time);
+    DG_RUN_AS("test_stop_request/events", test_stop_request);
+    DG_RUN_AS("test_start_failure/events", test_start_failure);
     DG_TEST_END();
 }

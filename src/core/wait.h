@@ -1,0 +1,37 @@
+/*
+ * wait.h - how a blocking call waits: for a file descriptor to become ready, or until a
+ * time. A thread that runs many terminals as fibers (runner/sched.h) installs a waiter,
+ * and every wait made on that thread parks the current fiber instead of the thread; on
+ * any other thread the waits are poll() and clock_nanosleep(). Backends whose client
+ * library has a non-blocking mode wait through dg_wait_fd, so the same backend code
+ * serves a thread per terminal and an event loop of many.
+ */
+#ifndef DG_CORE_WAIT_H
+#define DG_CORE_WAIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { DG_WAIT_READ = 1, DG_WAIT_WRITE = 2 };
+
+typedef struct dg_waiter {
+    /* Waits for fd (DG_WAIT_* events) or until deadline_ns (INT64_MAX: none). Returns 1
+     * when the descriptor may be ready (spurious readiness is allowed: the caller tries
+     * and waits again), 0 on the deadline, negative DG_E_IO on error. */
+    int (*wait_fd)(void *ctx, int fd, int events, int64_t deadline_ns);
+    /* Sleeps until deadline_ns (monotonic). */
+    void (*sleep_until)(void *ctx, int64_t deadline_ns);
+    void *ctx;
+} dg_waiter;
+
+/* Installs w as this thread's waiter (NULL: none). w must outlive its installation. */
+void dg_waiter_set(const dg_waiter *w);
+
+/* This thread's waiter, NULL when waits block the thread. */
+const dg_waiter *dg_waiter_get(void);
+
+/* Waits for fd through this thread's waiter, else with poll(). Same returns as
+ * dg_waiter.wait_fd. Thread-safe. */
+int dg_wait_fd(int fd, int events, int64_t deadline_ns);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * sched.h - an event loop that runs many terminals on one thread as fibers.
+ *
+ * A worker thread makes a scheduler, spawns one fiber per terminal and runs the loop until
+ * every fiber has returned. A fiber runs until it waits: for its connection's socket
+ * (dg_wait_fd from a backend in non-blocking mode) or until a time (think time, keying
+ * time, a --rate arrival, a reconnect backoff). Waits go through the thread's waiter
+ * (core/wait.h), which the scheduler installs while it runs, so the terminal code is the
+ * same as on a thread of its own. The loop keeps the sleepers in a min-heap of deadlines
+ * and the sockets in epoll (one-shot, re-armed by each wait), and sleeps in epoll_pwait2
+ * with a nanosecond timeout.
+ *
+ * Loop lag: how late a timer fires (from its deadline to the loop noticing it) is summed
+ * per scheduler; a worker whose fibers keep it busy shows it here.
+ *
+ * Stacks: each fiber has an mmap'd stack with a guard page below it; untouched pages
+ * cost no memory. Fibers switch with swapcontext, annotated for AddressSanitizer and
+ * ThreadSanitizer when built with them.
+ *
+ * Thread-safety: a scheduler belongs to the thread that runs it, except dg_sched_kick,
+ * which any thread or a signal handler may call.
+ */
+#ifndef DG_RUNNER_SCHED_H
+#define DG_RUNNER_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dg_sched dg_sched;
+
+typedef struct dg_sched_stats {
+    uint64_t timers;      /* timer expiries (sleeps and wait deadlines that ran out) */
+    int64_t lag_sum_ns;   /* sum over them of (resumed - deadline) */
+    int64_t lag_max_ns;
+    uint64_t wakeups;     /* returns from epoll */
+} dg_sched_stats;
+
+/* A scheduler for up to max_fibers fibers, each with a stack of stack_bytes (rounded up to
+ * pages, plus a guard page). NULL when out of memory or descriptors (errno says which). */
+dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes);
+
+/* Frees the scheduler; its fibers must have returned (dg_sched_run did). NULL allowed. */
+void dg_sched_free(dg_sched *s);
+
+/* Adds a fiber that will run fn(arg) once dg_sched_run starts. 0 or DG_E_NOMEM / DG_E_INVAL
+ * (more than max_fibers). */
+int dg_sched_spawn(dg_sched *s, void (*fn)(void *), void *arg);
+
+/* Runs the fibers until all have returned, with this thread's waiter set to the
+ * scheduler meanwhile (restored after). */
+void dg_sched_run(dg_sched *s);
+
+/* Wakes the loop and every fiber sleeping until a time (they return from their sleep
+ * early and check what they wait for again); fibers waiting for a socket stay. Safe from
+ * any thread and from a signal handler (one write to an eventfd). */
+void dg_sched_kick(dg_sched *s);
+
+/* The bounds of the running fiber's stack (for giving back pages below the frame); 0 and
+ * NULL outside a fiber. */
+void *dg_sched_stack_low(void);
+
+/* Loop figures so far; call on the scheduler's thread or after dg_sched_run returned. */
+void dg_sched_stats_get(const dg_sched *s, dg_sched_stats *out);
+
+#endif

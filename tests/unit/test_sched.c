@@ -1,0 +1,231 @@
+/*
+ * test_sched.c - the fiber scheduler (runner/sched.h): sleeps wake in deadline order and
+ * never early, a socket wait wakes on data or on its deadline, a kick from another thread
+ * ends sleeps, thousands of fibers share one thread, waits made through core/wait.h and
+ * dg_sleep_ns park the fiber and not the thread. Timings are asserted only as lower
+ * bounds (never early) and as hang checks with seconds of margin.
+ */
+#include "dgtest.h"
+
+#include "core/clock.h"
+#include "core/wait.h"
+#include "runner/sched.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#define STACK (64 * 1024)
+
+/* ---- order of sleeps ---------------------------------------------------------------------- */
+
+typedef struct order_ctx {
+    int64_t t0;
+    int log[8], nlog;
+    int64_t woke[8], want[8];
+} order_ctx;
+
+typedef struct order_arg {
+    order_ctx *c;
+    int id;
+    int64_t delay_ns;
+} order_arg;
+
+static void order_fiber(void *p)
+{
+    order_arg *a = p;
+    int64_t until = a->c->t0 + a->delay_ns;
+    a->c->want[a->id] = until;
+    dg_sleep_until_ns(until);
+    a->c->woke[a->id] = dg_now_ns();
+    a->c->log[a->c->nlog++] = a->id;
+}
+
+static void test_sleep_order(void)
+{
+    dg_sched *s = dg_sched_new(8, STACK);
+    DG_CHECK(s != NULL);
+    order_ctx c = {.t0 = dg_now_ns()};
+    static const int64_t delays_ms[5] = {40, 10, 30, 0, 20};
+    order_arg a[5];
+    for (int i = 0; i < 5; i++) {
+        a[i] = (order_arg){&c, i, delays_ms[i] * DG_NS_PER_MS};
+        DG_CHECK_INT(dg_sched_spawn(s, order_fiber, &a[i]), 0);
+    }
+    dg_sched_run(s);
+    DG_CHECK_INT(c.nlog, 5);
+    static const int want[5] = {3, 1, 4, 2, 0};
+    for (int i = 0; i < 5 && i < c.nlog; i++)
+        DG_CHECK_INT(c.log[i], want[i]);
+    for (int i = 0; i < 5; i++)
+        DG_CHECK(c.woke[i] >= c.want[i]); /* never early */
+    dg_sched_stats st;
+    dg_sched_stats_get(s, &st);
+    DG_CHECK(st.timers >= 4); /* the 0 ms sleep needs no timer */
+    DG_CHECK(st.lag_max_ns >= 0 && st.lag_sum_ns >= 0);
+    DG_CHECK(dg_waiter_get() == NULL); /* restored after the run */
+    dg_sched_free(s);
+}
+
+/* ---- sockets ---------------------------------------------------------------------------- */
+
+typedef struct pipe_ctx {
+    int fds[2];
+    int got_rc;
+    char got;
+    int64_t waited_ns;
+    int timeout_rc;
+    int64_t timeout_waited_ns;
+    int order[4], norder;
+} pipe_ctx;
+
+static void reader_fiber(void *p)
+{
+    pipe_ctx *c = p;
+    int64_t t = dg_now_ns();
+    c->got_rc = dg_wait_fd(c->fds[0], DG_WAIT_READ, INT64_MAX);
+    c->waited_ns = dg_now_ns() - t;
+    if (c->got_rc == 1 && read(c->fds[0], &c->got, 1) != 1)
+        c->got = 0;
+    c->order[c->norder++] = 2;
+}
+
+static void writer_fiber(void *p)
+{
+    pipe_ctx *c = p;
+    c->order[c->norder++] = 1; /* runs while the reader waits */
+    dg_sleep_ns(20 * DG_NS_PER_MS);
+    if (write(c->fds[1], "x", 1) != 1)
+        c->got = '?';
+}
+
+static void deadline_fiber(void *p)
+{
+    pipe_ctx *c = p;
+    int64_t t = dg_now_ns();
+    c->timeout_rc = dg_wait_fd(c->fds[0], DG_WAIT_READ, t + 30 * DG_NS_PER_MS);
+    c->timeout_waited_ns = dg_now_ns() - t;
+}
+
+static void test_fd_wait(void)
+{
+    pipe_ctx c = {0};
+    DG_CHECK_INT(pipe(c.fds), 0);
+    dg_sched *s = dg_sched_new(4, STACK);
+    DG_CHECK_INT(dg_sched_spawn(s, reader_fiber, &c), 0);
+    DG_CHECK_INT(dg_sched_spawn(s, writer_fiber, &c), 0);
+    dg_sched_run(s);
+    DG_CHECK_INT(c.got_rc, 1);
+    DG_CHECK_INT(c.got, 'x');
+    DG_CHECK(c.waited_ns >= 20 * DG_NS_PER_MS);
+    DG_CHECK_INT(c.norder, 2);
+    DG_CHECK_INT(c.order[0], 1);
+    DG_CHECK_INT(c.order[1], 2);
+    dg_sched_free(s);
+
+    /* nobody writes: the wait ends on its deadline, not before */
+    s = dg_sched_new(1, STACK);
+    DG_CHECK_INT(dg_sched_spawn(s, deadline_fiber, &c), 0);
+    dg_sched_run(s);
+    DG_CHECK_INT(c.timeout_rc, 0);
+    DG_CHECK(c.timeout_waited_ns >= 30 * DG_NS_PER_MS);
+    DG_CHECK(c.timeout_waited_ns < 5 * DG_NS_PER_S);
+    dg_sched_free(s);
+
+    /* a descriptor shut on the other end wakes its waiter (the stuck-call interruption) */
+    s = dg_sched_new(1, STACK);
+    close(c.fds[1]);
+    c.got_rc = -9;
+    DG_CHECK_INT(dg_sched_spawn(s, reader_fiber, &c), 0);
+    dg_sched_run(s);
+    DG_CHECK_INT(c.got_rc, 1);
+    dg_sched_free(s);
+    close(c.fds[0]);
+
+    /* outside a scheduler dg_wait_fd polls */
+    DG_CHECK_INT(pipe(c.fds), 0);
+    DG_CHECK_INT(dg_wait_fd(c.fds[1], DG_WAIT_WRITE, INT64_MAX), 1);
+    DG_CHECK_INT(dg_wait_fd(c.fds[0], DG_WAIT_READ, dg_now_ns() + 5 * DG_NS_PER_MS), 0);
+    close(c.fds[0]);
+    close(c.fds[1]);
+}
+
+/* ---- kick ------------------------------------------------------------------------------- */
+
+typedef struct kick_ctx {
+    dg_sched *s;
+    int64_t slept_ns;
+    const dg_waiter *w;
+    void *stack_low;
+} kick_ctx;
+
+static void long_sleeper(void *p)
+{
+    kick_ctx *c = p;
+    c->w = dg_waiter_get();
+    c->stack_low = dg_sched_stack_low();
+    int64_t t = dg_now_ns();
+    c->w->sleep_until(c->w->ctx, t + 60 * DG_NS_PER_S);
+    c->slept_ns = dg_now_ns() - t;
+}
+
+static void *kicker(void *p)
+{
+    kick_ctx *c = p;
+    dg_sleep_ns(50 * DG_NS_PER_MS);
+    dg_sched_kick(c->s);
+    return NULL;
+}
+
+static void test_kick(void)
+{
+    kick_ctx c = {0};
+    c.s = dg_sched_new(1, STACK);
+    DG_CHECK_INT(dg_sched_spawn(c.s, long_sleeper, &c), 0);
+    pthread_t th;
+    DG_CHECK_INT(pthread_create(&th, NULL, kicker, &c), 0);
+    dg_sched_run(c.s);
+    pthread_join(th, NULL);
+    DG_CHECK(c.w != NULL);
+    DG_CHECK(c.stack_low != NULL);
+    DG_CHECK(dg_sched_stack_low() == NULL);
+    DG_CHECK(c.slept_ns < 30 * DG_NS_PER_S); /* the kick ended the 60 s sleep */
+    dg_sched_free(c.s);
+}
+
+/* ---- many fibers -------------------------------------------------------------------------- */
+
+#define MANY 2000
+#define ROUNDS 5
+
+static int many_count;
+
+static void many_fiber(void *p)
+{
+    int id = (int)(intptr_t)p;
+    for (int r = 0; r < ROUNDS; r++) {
+        dg_sleep_ns((int64_t)(1 + id % 7) * DG_NS_PER_MS);
+        many_count++;
+    }
+}
+
+static void test_many(void)
+{
+    dg_sched *s = dg_sched_new(MANY, STACK);
+    for (int i = 0; i < MANY; i++)
+        DG_CHECK_INT(dg_sched_spawn(s, many_fiber, (void *)(intptr_t)i), 0);
+    DG_CHECK(dg_sched_spawn(s, many_fiber, NULL) != 0); /* over max_fibers */
+    int64_t t = dg_now_ns();
+    dg_sched_run(s);
+    DG_CHECK_INT(many_count, MANY * ROUNDS);
+    DG_CHECK(dg_now_ns() - t >= 5 * DG_NS_PER_MS);
+    dg_sched_free(s);
+}
+
+int main(void)
+{
+    DG_RUN(test_sleep_order);
+    DG_RUN(test_fd_wait);
+    DG_RUN(test_kick);
+    DG_RUN(test_many);
+    DG_TEST_END();
+}
