@@ -19,6 +19,12 @@ const dg_waiter *dg_waiter_get(void)
     return t_waiter;
 }
 
+void dg_wait_trim_stack(void)
+{
+    if (t_waiter && t_waiter->trim_stack)
+        t_waiter->trim_stack(t_waiter->ctx);
+}
+
 int dg_wait_fd(int fd, int events, int64_t deadline_ns)
 {
     if (t_waiter)

@@ -21,6 +21,8 @@ typedef struct dg_waiter {
     int (*wait_fd)(void *ctx, int fd, int events, int64_t deadline_ns);
     /* Sleeps until deadline_ns (monotonic). */
     void (*sleep_until)(void *ctx, int64_t deadline_ns);
+    /* Gives back the pages of the running fiber's stack below the caller's frame. */
+    void (*trim_stack)(void *ctx);
     void *ctx;
 } dg_waiter;
 
@@ -33,5 +35,11 @@ const dg_waiter *dg_waiter_get(void);
 /* Waits for fd through this thread's waiter, else with poll(). Same returns as
  * dg_waiter.wait_fd. Thread-safe. */
 int dg_wait_fd(int fd, int events, int64_t deadline_ns);
+
+/* A hint from code that just returned from a deep call and is about to wait (a connect
+ * step: name lookup, TLS, SCRAM go some 20 KB deep): on a fiber, the stack pages below
+ * the caller's frame go back to the kernel, so that a thousand fibers connecting at once
+ * do not each keep that depth resident while they wait. Elsewhere nothing. */
+void dg_wait_trim_stack(void);
 
 #endif

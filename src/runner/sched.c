@@ -338,6 +338,18 @@ static void sleep_until(void *ctx, int64_t deadline_ns)
     f->sleeping = false;
 }
 
+static void trim_stack(void *ctx)
+{
+    dg_sched *s = ctx;
+    if (!s->cur)
+        return;
+    volatile char here;
+    uintptr_t lo = (uintptr_t)(s->cur->map + s->page);
+    uintptr_t to = ((uintptr_t)&here - s->page) & ~(uintptr_t)(s->page - 1); /* madvise's frame */
+    if (to > lo)
+        madvise((void *)lo, to - lo, MADV_DONTNEED);
+}
+
 /* ---- the scheduler -------------------------------------------------------------------------- */
 
 dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes)
@@ -358,7 +370,8 @@ dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes)
     s->epfd = epoll_create1(EPOLL_CLOEXEC);
     s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     s->pwait2 = true;
-    s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until, .ctx = s};
+    s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until, .trim_stack = trim_stack,
+                            .ctx = s};
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = s->evfd};
     if (!s->fibers || !s->runq || !s->heap || s->epfd < 0 || s->evfd < 0 ||
         epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->evfd, &ev) != 0) {
