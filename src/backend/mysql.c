@@ -25,6 +25,12 @@
  * that grows (grow-only) when a value does not fit. DECIMAL comes back as an exact
  * DG_V_NUMERIC when it fits. Rows that are read and discarded cost no conversion.
  *
+ * Events engine: a connection opened on a fiber (a thread with a waiter, core/wait.h) sets
+ * MYSQL_OPT_NONBLOCK and makes every network call as the library's X_start / X_cont pair,
+ * waiting for the socket through dg_wait_fd between them (within the library's own
+ * timeout when it asks for one), so its worker runs other terminals meanwhile
+ * (DG_CAP_NONBLOCKING). The calls and round trips are the blocking ones'.
+ *
  * Transactions: START TRANSACTION [READ ONLY], preceded by SET TRANSACTION ISOLATION LEVEL
  * in the same round trip when an isolation level is asked for; COMMIT; ROLLBACK.
  *
@@ -55,7 +61,9 @@
  */
 #include "backend/backend.h"
 
+#include "core/clock.h"
 #include "core/strbuf.h"
+#include "core/wait.h"
 #include "core/xalloc.h"
 
 #include <mysql.h>
@@ -86,6 +94,7 @@ typedef struct my_conn {
     bool client_infile;  /* LOAD DATA LOCAL allowed by the URL (?local_infile=0: no) */
     unsigned long max_packet;
     struct my_bulk *infile; /* the bulk load the local-infile handler serves */
+    bool nonblock;          /* opened by a fiber: every call through _start/_cont (below) */
 } my_conn;
 
 typedef struct my_stmt {
@@ -230,20 +239,153 @@ static bool in_transaction(my_conn *c)
     return (c->my->server_status & SERVER_STATUS_IN_TRANS) != 0 || c->base.in_tx;
 }
 
+/* ---- non-blocking calls (the events engine) -------------------------------------------------
+ * Each helper is the blocking call on an ordinary connection, and its _start/_cont pair on
+ * one opened by a fiber; between them the fiber waits for what the library asks. */
+
+/* One wait of a _start/_cont loop; returns the status to continue with. */
+static int async_wait(MYSQL *my, int status)
+{
+    int ev = (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT) ? DG_WAIT_READ : 0) |
+             (status & MYSQL_WAIT_WRITE ? DG_WAIT_WRITE : 0);
+    int64_t deadline = status & MYSQL_WAIT_TIMEOUT
+                           ? dg_now_ns() + (int64_t)mysql_get_timeout_value_ms(my) * DG_NS_PER_MS
+                           : INT64_MAX;
+    if (!ev) {
+        dg_sleep_until_ns(deadline);
+        return MYSQL_WAIT_TIMEOUT;
+    }
+    int r = dg_wait_fd((int)mysql_get_socket(my), ev, deadline);
+    if (r == 0)
+        return MYSQL_WAIT_TIMEOUT;
+    /* ready (or a failed wait: the library's next read or write then fails and says so) */
+    return status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT);
+}
+
+#define ASYNC_LOOP(start, cont) \
+    do {                                   \
+        int st_ = (start);                 \
+        while (st_)                        \
+            st_ = (cont);                  \
+    } while (0)
+
+static int nb_real_query(my_conn *c, const char *sql, unsigned long len)
+{
+    if (!c->nonblock)
+        return mysql_real_query(c->my, sql, len);
+    int ret = 1;
+    ASYNC_LOOP(mysql_real_query_start(&ret, c->my, sql, len),
+               mysql_real_query_cont(&ret, c->my, async_wait(c->my, st_)));
+    return ret;
+}
+
+static MYSQL_RES *nb_store_result(my_conn *c)
+{
+    if (!c->nonblock)
+        return mysql_store_result(c->my);
+    MYSQL_RES *ret = NULL;
+    ASYNC_LOOP(mysql_store_result_start(&ret, c->my),
+               mysql_store_result_cont(&ret, c->my, async_wait(c->my, st_)));
+    return ret;
+}
+
+static int nb_next_result(my_conn *c)
+{
+    if (!c->nonblock)
+        return mysql_next_result(c->my);
+    int ret = 1;
+    ASYNC_LOOP(mysql_next_result_start(&ret, c->my),
+               mysql_next_result_cont(&ret, c->my, async_wait(c->my, st_)));
+    return ret;
+}
+
+static int nb_stmt_prepare(my_conn *c, MYSQL_STMT *st, const char *sql, unsigned long len)
+{
+    if (!c->nonblock)
+        return mysql_stmt_prepare(st, sql, len);
+    int ret = 1;
+    ASYNC_LOOP(mysql_stmt_prepare_start(&ret, st, sql, len),
+               mysql_stmt_prepare_cont(&ret, st, async_wait(c->my, st_)));
+    return ret;
+}
+
+static int nb_stmt_execute(my_conn *c, MYSQL_STMT *st)
+{
+    if (!c->nonblock)
+        return mysql_stmt_execute(st);
+    int ret = 1;
+    ASYNC_LOOP(mysql_stmt_execute_start(&ret, st),
+               mysql_stmt_execute_cont(&ret, st, async_wait(c->my, st_)));
+    return ret;
+}
+
+static int nb_stmt_store_result(my_conn *c, MYSQL_STMT *st)
+{
+    if (!c->nonblock)
+        return mysql_stmt_store_result(st);
+    int ret = 1;
+    ASYNC_LOOP(mysql_stmt_store_result_start(&ret, st),
+               mysql_stmt_store_result_cont(&ret, st, async_wait(c->my, st_)));
+    return ret;
+}
+
+static int nb_stmt_fetch(my_conn *c, MYSQL_STMT *st)
+{
+    if (!c->nonblock)
+        return mysql_stmt_fetch(st);
+    int ret = 1;
+    ASYNC_LOOP(mysql_stmt_fetch_start(&ret, st),
+               mysql_stmt_fetch_cont(&ret, st, async_wait(c->my, st_)));
+    return ret;
+}
+
+static void nb_stmt_free_result(my_conn *c, MYSQL_STMT *st)
+{
+    if (!c->nonblock) {
+        mysql_stmt_free_result(st);
+        return;
+    }
+    my_bool ret = 0;
+    ASYNC_LOOP(mysql_stmt_free_result_start(&ret, st),
+               mysql_stmt_free_result_cont(&ret, st, async_wait(c->my, st_)));
+}
+
+static void nb_stmt_close(my_conn *c, MYSQL_STMT *st)
+{
+    if (!c->nonblock) {
+        mysql_stmt_close(st);
+        return;
+    }
+    my_bool ret = 0;
+    ASYNC_LOOP(mysql_stmt_close_start(&ret, st),
+               mysql_stmt_close_cont(&ret, st, async_wait(c->my, st_)));
+}
+
+static void nb_close(bool nonblock, MYSQL *my)
+{
+    if (!nonblock) {
+        mysql_close(my);
+        return;
+    }
+    int ret = 0;
+    (void)ret;
+    ASYNC_LOOP(mysql_close_start(my), mysql_close_cont(my, async_wait(my, st_)));
+}
+
 /* Runs text SQL (possibly several statements), discarding result sets. `may_commit`: the
  * SQL could change data on its own (user SQL, a COMMIT). */
 static int exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
 {
     const char *inflight = may_commit && !in_transaction(c) ? "statement" : NULL;
-    if (mysql_real_query(c->my, sql, (unsigned long)strlen(sql)))
+    if (nb_real_query(c, sql, (unsigned long)strlen(sql)))
         return conn_error(c, inflight, err);
     for (;;) {
-        MYSQL_RES *res = mysql_store_result(c->my);
+        MYSQL_RES *res = nb_store_result(c);
         if (res)
             mysql_free_result(res);
         else if (mysql_field_count(c->my) != 0)
             return conn_error(c, inflight, err);
-        int next = mysql_next_result(c->my);
+        int next = nb_next_result(c);
         if (next > 0)
             return conn_error(c, inflight, err);
         if (next < 0)
@@ -254,9 +396,9 @@ static int exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
 /* Runs a query whose result is read by the caller (mysql_free_result). */
 static int query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *err)
 {
-    if (mysql_real_query(c->my, sql, (unsigned long)strlen(sql)))
+    if (nb_real_query(c, sql, (unsigned long)strlen(sql)))
         return conn_error(c, NULL, err);
-    MYSQL_RES *res = mysql_store_result(c->my);
+    MYSQL_RES *res = nb_store_result(c);
     if (!res)
         return mysql_errno(c->my) ? conn_error(c, NULL, err)
                                   : dg_err_fail(err, DG_E_DB, "query returned no result: %s", sql);
@@ -361,16 +503,28 @@ static int open_session(my_conn *c, MYSQL **out, dg_err *err)
         mysql_optionsv(my, MYSQL_OPT_LOCAL_INFILE, &on);
     for (char **p = c->init_cmds; p && *p; p++)
         mysql_optionsv(my, MYSQL_INIT_COMMAND, *p);
-    if (!mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
-                            c->socket ? 0 : c->port, c->socket,
-                            CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS |
-                                (c->client_infile ? CLIENT_LOCAL_FILES : 0))) {
+    unsigned long flags = CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS |
+                          (c->client_infile ? CLIENT_LOCAL_FILES : 0);
+    MYSQL *ok = NULL;
+    if (c->nonblock && mysql_optionsv(my, MYSQL_OPT_NONBLOCK, 0) == 0) {
+        int st = mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user, c->pass,
+                                          c->db, c->socket ? 0 : c->port, c->socket, flags);
+        while (st) {
+            dg_wait_trim_stack();                      /* name lookup, TLS, auth went deep */
+            dg_wait_forget((int)mysql_get_socket(my)); /* a socket new to the waiter */
+            st = mysql_real_connect_cont(&ok, my, async_wait(my, st));
+        }
+    } else {
+        ok = mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
+                                c->socket ? 0 : c->port, c->socket, flags);
+    }
+    if (!ok) {
         unsigned no = mysql_errno(my);
         const char *st = mysql_sqlstate(my);
         dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
                    st && strcmp(st, "00000") ? st : "08001", "%s", mysql_error(my));
         dg_backend_scrub(err, c->password);
-        mysql_close(my);
+        nb_close(c->nonblock, my);
         return DG_E_DB;
     }
     /* rows for LOAD DATA LOCAL come only from our buffers, never from files */
@@ -384,7 +538,7 @@ static void my_close(dg_conn *conn)
 {
     my_conn *c = (my_conn *)conn;
     if (c->my)
-        mysql_close(c->my);
+        nb_close(c->nonblock, c->my);
     free(c->host);
     free(c->user);
     free(c->pass);
@@ -457,6 +611,7 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             add_init(&c->init_cmds, &ninit, xstrdup("SET SESSION foreign_key_checks = 0"));
     }
     c->password = dg_backend_secret(c->pass, c->user, c->db);
+    c->nonblock = dg_waiter_get() != NULL; /* a fiber of the events engine */
     if ((rc = open_session(c, &c->my, err)) != 0)
         goto fail;
     if (opts->local_facts && dg_host_is_local(url->host)) { /* its data directory's disk */
@@ -486,7 +641,7 @@ static int reopen(dg_conn *conn, dg_err *err)
     int rc = open_session(c, &fresh, err);
     if (rc)
         return rc; /* keep the dead handle: calls on it fail cleanly (2006) */
-    mysql_close(c->my);
+    nb_close(c->nonblock, c->my);
     c->my = fresh;
     c->generation++;
     return 0;
@@ -596,11 +751,11 @@ static int bind_results(my_conn *c, my_stmt *s, dg_err *err)
 static int prepare_on_server(my_conn *c, my_stmt *s, dg_err *err)
 {
     if (s->st)
-        mysql_stmt_close(s->st);
+        nb_stmt_close(c, s->st);
     s->st = mysql_stmt_init(c->my);
     if (!s->st)
         return conn_error(c, NULL, err);
-    if (mysql_stmt_prepare(s->st, s->base.sql, (unsigned long)strlen(s->base.sql)))
+    if (nb_stmt_prepare(c, s->st, s->base.sql, (unsigned long)strlen(s->base.sql)))
         return stmt_error(c, s->st, NULL, err);
     s->generation = c->generation;
     s->has_rows = false;
@@ -612,7 +767,7 @@ static void my_stmt_free(dg_stmt *stmt)
 {
     my_stmt *s = (my_stmt *)stmt;
     if (s->st)
-        mysql_stmt_close(s->st);
+        nb_stmt_close((my_conn *)stmt->conn, s->st);
     free_results(s);
     for (int i = 0; i < s->base.nparams && s->ptext; i++)
         free(s->ptext[i]);
@@ -716,7 +871,7 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
     if (s->has_rows) {
-        mysql_stmt_free_result(s->st);
+        nb_stmt_free_result(c, s->st);
         s->has_rows = false;
     }
     s->affected = -1;
@@ -739,10 +894,10 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
             s->pbound = true;
         }
     }
-    if (mysql_stmt_execute(s->st))
+    if (nb_stmt_execute(c, s->st))
         return stmt_error(c, s->st, inflight, err);
     if (s->ncols > 0 && mysql_stmt_field_count(s->st) > 0) {
-        if (mysql_stmt_store_result(s->st))
+        if (nb_stmt_store_result(c, s->st))
             return stmt_error(c, s->st, inflight, err);
         s->has_rows = true;
         s->affected = (int64_t)mysql_stmt_num_rows(s->st);
@@ -759,12 +914,12 @@ static int my_fetch(dg_stmt *stmt, dg_err *err)
     if (!s->has_rows)
         return 0;
     /* only positions on the row: columns are converted when column() asks for them */
-    int r = mysql_stmt_fetch(s->st);
+    int r = nb_stmt_fetch(c, s->st);
     if (r == 0 || r == MYSQL_DATA_TRUNCATED) {
         s->rowseq++;
         return 1;
     }
-    mysql_stmt_free_result(s->st);
+    nb_stmt_free_result(c, s->st);
     s->has_rows = false;
     if (r == MYSQL_NO_DATA)
         return 0;
@@ -865,7 +1020,7 @@ static void my_reset(dg_stmt *stmt)
 {
     my_stmt *s = (my_stmt *)stmt;
     if (s->has_rows) {
-        mysql_stmt_free_result(s->st);
+        nb_stmt_free_result((my_conn *)stmt->conn, s->st);
         s->has_rows = false;
     }
 }
@@ -897,7 +1052,7 @@ static int my_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
 static int my_commit(dg_conn *conn, dg_err *err)
 {
     my_conn *c = (my_conn *)conn;
-    if (mysql_real_query(c->my, "COMMIT", 6))
+    if (nb_real_query(c, "COMMIT", 6))
         return conn_error(c, "COMMIT", err);
     return 0;
 }
@@ -906,7 +1061,7 @@ static int my_rollback(dg_conn *conn, dg_err *err)
 {
     my_conn *c = (my_conn *)conn;
     /* also after 1205 (lock wait timeout), which rolled back only the statement */
-    if (mysql_real_query(c->my, "ROLLBACK", 8))
+    if (nb_real_query(c, "ROLLBACK", 8))
         return conn_error(c, NULL, err);
     return 0;
 }
@@ -1390,7 +1545,7 @@ const dg_backend dg_backend_mysql = {
     .name = "mysql",
     .schemes = mysql_schemes,
     .url_help = "mysql://user:pass@host:port/db?k=v | mariadb://...",
-    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC,
+    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING,
     .dialect = &mysql_dialect,
     .options = backend_options,
     .other_options = "any other name becomes SET SESSION NAME = VALUE while connecting, checked "

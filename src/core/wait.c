@@ -19,6 +19,12 @@ const dg_waiter *dg_waiter_get(void)
     return t_waiter;
 }
 
+void dg_wait_forget(int fd)
+{
+    if (t_waiter && t_waiter->forget_fd)
+        t_waiter->forget_fd(t_waiter->ctx, fd);
+}
+
 void dg_wait_trim_stack(void)
 {
     if (t_waiter && t_waiter->trim_stack)

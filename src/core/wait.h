@@ -23,6 +23,8 @@ typedef struct dg_waiter {
     void (*sleep_until)(void *ctx, int64_t deadline_ns);
     /* Gives back the pages of the running fiber's stack below the caller's frame. */
     void (*trim_stack)(void *ctx);
+    /* fd is a new descriptor: forget what is known of the number (see dg_wait_forget). */
+    void (*forget_fd)(void *ctx, int fd);
     void *ctx;
 } dg_waiter;
 
@@ -35,6 +37,13 @@ const dg_waiter *dg_waiter_get(void);
 /* Waits for fd through this thread's waiter, else with poll(). Same returns as
  * dg_waiter.wait_fd. Thread-safe. */
 int dg_wait_fd(int fd, int events, int64_t deadline_ns);
+
+/* Says that fd is a descriptor new since the last wait for that number (a socket a
+ * client library has just opened): a waiter that keeps descriptors registered between
+ * waits must not trust what it knew of the number, whose old descriptor may have been
+ * closed behind its back. A backend calls it once per connect step, before the step's
+ * wait. Elsewhere nothing. */
+void dg_wait_forget(int fd);
 
 /* A hint from code that just returned from a deep call and is about to wait (a connect
  * step: name lookup, TLS, SCRAM go some 20 KB deep): on a fiber, the stack pages below

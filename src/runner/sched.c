@@ -19,10 +19,9 @@
  * triggered), so the next one costs no system call: a terminal waits for every result
  * on the same socket. Input that arrives while nobody waits (a notice during think time)
  * disarms it, and the next wait re-arms it. A wait that includes writing is one-shot.
- * A closed descriptor leaves epoll by itself; a new socket that reuses its number is
- * registered again by its first wait for writing, which every connect starts with (a
- * first wait for reading on a reused number would find a stale belief: the one case
- * the backends never make).
+ * A closed descriptor leaves epoll by itself, without telling us: so a backend calls
+ * dg_wait_forget for the socket of each connect step (core/wait.h), and the next wait
+ * registers the number afresh (ADD, or MOD where epoll still holds it).
  */
 #define _GNU_SOURCE
 #include "runner/sched.h"
@@ -338,6 +337,13 @@ static void sleep_until(void *ctx, int64_t deadline_ns)
     f->sleeping = false;
 }
 
+static void forget_fd(void *ctx, int fd)
+{
+    dg_sched *s = ctx;
+    if (fd >= 0 && fd < s->by_fd_cap)
+        s->fd_state[fd] = FD_NONE;
+}
+
 static void trim_stack(void *ctx)
 {
     dg_sched *s = ctx;
@@ -371,7 +377,7 @@ dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes)
     s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     s->pwait2 = true;
     s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until, .trim_stack = trim_stack,
-                            .ctx = s};
+                            .forget_fd = forget_fd, .ctx = s};
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = s->evfd};
     if (!s->fibers || !s->runq || !s->heap || s->epfd < 0 || s->evfd < 0 ||
         epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->evfd, &ev) != 0) {

@@ -79,17 +79,27 @@ print("load file ok: %d steps, %d objects, %.1f MB" % (len(l["steps"]), len(l["o
 PY
 }
 
-# own_server SCRIPT PORTVAR BASEPORT: starts a throwaway server of its own with
-# scripts/servers/SCRIPT.sh in $TMP/servers, on port BASEPORT + (pid % 400) (a port per
-# run: closed connections may hold a port for a minute), cleaned up at exit. Sets CTL
+# own_server SCRIPT PORTVAR BASEPORT [NAME=VALUE ...]: starts a throwaway server of its
+# own with scripts/servers/SCRIPT.sh in $TMP/servers, with these settings, on port
+# BASEPORT + (pid % 400) (a port per run: closed connections may hold a port for a
+# minute), cleaned up at exit. Each test has its own 400 ports, all below the kernel's
+# ephemeral range (32768-60999): there the client side of any connection on the machine
+# (a test's 300 terminals) may hold the port the server wants to bind (seen: MariaDB,
+# "Bind on TCP/IP port ... Address already in use"). Used: firebird_server_ctl 30540,
+# postgres_server_ctl 31000, mysql_server_ctl 31400, postgres_events 31800, mysql_events
+# 32200. Sets CTL
 # (the script), CTL_CMD (the script with its environment: a --server-ctl command) and
 # OWN_URL (the URL its `env` prints).
 own_server() {
-  local script=$1 portvar=$2 base=$3
+  local script=$1 portvar=$2 base=$3 kv
+  shift 3
   chmod 755 "$TMP" # the server runs as its own user
   export DG_SERVER_DIR="$TMP/servers" "$portvar=$((base + $$ % 400))"
   CTL="$DG_SRC/scripts/servers/$script.sh"
   trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+  for kv in "$@"; do # settings it starts with (no restart: a port just closed may linger)
+    "$CTL" set "${kv%%=*}" "${kv#*=}" >/dev/null
+  done
   "$CTL" start >/dev/null
   OWN_URL=$("$CTL" env | sed 's/^export [A-Z_]*=//')
   CTL_CMD="env DG_SERVER_DIR=$DG_SERVER_DIR $portvar=${!portvar} $CTL"

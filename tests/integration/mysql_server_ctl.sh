@@ -8,7 +8,7 @@
 source "$(dirname "$0")/common.bash"
 need_server mysql >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without MariaDB
 
-own_server mysql DG_MYSQL_PORT 33080
+own_server mysql DG_MYSQL_PORT 31400
 url=$OWN_URL
 ctl=$CTL_CMD
 "$DBGAUGE" sweep --db "$url" -w tpcb:select-only --scale 1 -c 2 -T 1s --seed 3 \

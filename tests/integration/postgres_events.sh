@@ -1,77 +1,12 @@
 #!/usr/bin/env bash
-# The events engine on PostgreSQL (--workers N: terminals as fibers on N threads, libpq in
-# non-blocking mode), on a throwaway server of its own with max_connections raised:
-#   - tpcb-like with 8 terminals on 2 workers: every count exact against the server
-#     (history rows = committed transactions, balances agree), the engine recorded;
-#   - 300 terminals thinking 100 ms on 2 workers: -T 3s measures exactly 3 s, every
-#     terminal runs, the throughput is what the think time allows, the timers are counted;
-#   - a server restart in the middle: terminals reconnect (new sockets, often reusing
-#     descriptor numbers) and go on; the run completes;
-#   - Ctrl-C (SIGINT) ends an events run at once with exit 2 and a partial result file.
+# The events engine on PostgreSQL (libpq's non-blocking mode): the checks of events.bash
+# on a throwaway server with max_connections raised.
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
 command -v psql >/dev/null || fail "psql not found"
-own_server postgres DG_PG_PORT 54600
-"$CTL" set max_connections 400 >/dev/null
-"$CTL" restart >/dev/null
+own_server postgres DG_PG_PORT 31800 max_connections=400
 url=$OWN_URL
 q() { psql "$url" -XAtq -c "$1"; }
-
-"$DBGAUGE" load --db "$url" -w tpcb --scale 1 -q --no-results
-
-# ---- exact counts ----
-"$DBGAUGE" run --db "$url" -w tpcb -c 8 --workers 2 -T 3s -P 1s -q --json "$TMP/r1.json" >/dev/null \
-  || fail "tpcb-like run with --workers 2 failed"
-json "$TMP/r1.json" "d['run']['engine']['kind'] == 'events' and d['run']['engine']['workers'] == 2" \
-  | grep -q True || fail "engine not recorded: $(json "$TMP/r1.json" "d['run']['engine']")"
-json "$TMP/r1.json" "d['run']['complete'] and d['totals']['errors'] == 0 and d['totals']['transactions'] > 100" \
-  | grep -q True || fail "run: $(json "$TMP/r1.json" "d['totals']")"
-done_tx=$(completed "$TMP/r1.json")
-hist=$(q "SELECT count(*) FROM pgbench_history")
-note "tpcb-like, 8 terminals on 2 workers: $done_tx transactions, $hist history rows"
-[ "$hist" = "$done_tx" ] || fail "history has $hist rows, dbgauge completed $done_tx"
-sums=$(q "SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(delta) FROM pgbench_history) AND (SELECT sum(bbalance) FROM pgbench_branches) = (SELECT sum(delta) FROM pgbench_history) AND (SELECT sum(tbalance) FROM pgbench_tellers) = (SELECT sum(delta) FROM pgbench_history)")
-[ "$sums" = t ] || fail "balances do not add up"
-
-# ---- many thinking terminals ----
-"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 300 --workers 2 -T 3s --think-time 100 -q \
-  --json "$TMP/r2.json" >/dev/null 2>"$TMP/err2" || { cat "$TMP/err2"; fail "300 terminals failed"; }
-note "300 terminals on 2 workers, 100 ms think: $(json "$TMP/r2.json" "round(d['totals']['tps'])") tps, measured $(json "$TMP/r2.json" "d['totals']['duration_s']") s, connect $(json "$TMP/r2.json" "d['run']['connect_s']") s, timers late $(json "$TMP/r2.json" "d['run']['engine']['timer_lag_avg_ms']") ms on average"
-json "$TMP/r2.json" "abs(d['totals']['duration_s'] - 3) < 1e-6 and d['run']['complete'] and d['run']['terminals'] == 300 and d['run']['aborted_terminals'] == 0 and d['totals']['errors'] == 0" \
-  | grep -q True || fail "300 terminals: $(json "$TMP/r2.json" "(d['totals'], d['run']['complete'])")"
-# 300 terminals x 10 per second at most (each starts at most 30 in 3 s); far below would
-# mean terminals did not run
-json "$TMP/r2.json" "1200 <= d['totals']['tps'] <= 3030" | grep -q True \
-  || fail "tps $(json "$TMP/r2.json" "d['totals']['tps']")"
-# every think time is a timer (but each terminal's last, which the end may cut short); its
-# lag is a number
-json "$TMP/r2.json" "d['run']['engine']['timers'] >= d['totals']['transactions'] - 300 and d['run']['engine']['timer_lag_avg_ms'] >= 0" \
-  | grep -q True || fail "engine timers: $(json "$TMP/r2.json" "d['run']['engine']")"
-
-# ---- a restart in the middle: reconnects ----
-"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 20 --workers 2 -T 6s --think-time 20 -P 1s -q \
-  --json "$TMP/r3.json" >/dev/null 2>"$TMP/err3" &
-pid=$!
-sleep 2
-"$CTL" restart >/dev/null
-wait $pid || true
-json "$TMP/r3.json" "d['monitor']['reconnects'] >= 1 and d['run']['aborted_terminals'] == 0" | grep -q True \
-  || { cat "$TMP/err3"; fail "restart: $(json "$TMP/r3.json" "(d['monitor']['reconnects'], d['run']['aborted_terminals'])")"; }
-json "$TMP/r3.json" "d['intervals'][-1]['tps'] > 0" | grep -q True \
-  || fail "no transactions after the restart: $(json "$TMP/r3.json" "[i['tps'] for i in d['intervals']]")"
-note "restart: $(json "$TMP/r3.json" "d['monitor']['reconnects']") reconnects, last interval $(json "$TMP/r3.json" "d['intervals'][-1]['tps']") tps"
-
-# ---- SIGINT ----
-"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 50 --workers 2 -T 60s --think-time 100 -q \
-  --json "$TMP/r4.json" >/dev/null 2>"$TMP/err4" &
-pid=$!
-sleep 2
-start=$(date +%s)
-kill -INT $pid
-set +e; wait $pid; rc=$?; set -e
-took=$(( $(date +%s) - start ))
-[ "$rc" = 2 ] || { cat "$TMP/err4"; fail "SIGINT: exit $rc, expected 2"; }
-[ "$took" -lt 15 ] || fail "SIGINT took $took s to end the run"
-json "$TMP/r4.json" "d['run']['complete'] == False and 'SIGINT' in d['run']['stop_reason']" | grep -q True \
-  || fail "SIGINT result: $(json "$TMP/r4.json" "d['run']['stop_reason']")"
+TRUE=t
+source "$(dirname "$0")/events.bash"
 echo ok

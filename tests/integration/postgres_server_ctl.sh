@@ -8,7 +8,7 @@
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
 
-own_server postgres DG_PG_PORT 54340
+own_server postgres DG_PG_PORT 31000
 url=$OWN_URL
 ctl=$CTL_CMD
 "$DBGAUGE" sweep --db "$url" -w tpcb:select-only --scale 1 -c 2 -T 1s --seed 3 \

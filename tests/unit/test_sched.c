@@ -149,6 +149,55 @@ static void test_fd_wait(void)
     close(c.fds[1]);
 }
 
+/* A socket closed behind the scheduler's back and a new one on the same number: after
+ * dg_wait_forget the new one is registered afresh and its data wakes the waiter. */
+typedef struct reuse_ctx {
+    int a[2], b[2];
+    int rc1, rc2;
+    char got;
+} reuse_ctx;
+
+static void reuse_reader(void *p)
+{
+    reuse_ctx *c = p;
+    c->rc1 = dg_wait_fd(c->a[0], DG_WAIT_READ, dg_now_ns() + 10 * DG_NS_PER_S); /* registered */
+    close(c->a[0]);
+    close(c->a[1]);
+    if (pipe(c->b) != 0)
+        return;
+    dg_wait_forget(c->b[0]); /* the lowest free numbers: those of a, reused */
+    c->rc2 = dg_wait_fd(c->b[0], DG_WAIT_READ, dg_now_ns() + 10 * DG_NS_PER_S);
+    if (c->rc2 == 1 && read(c->b[0], &c->got, 1) != 1)
+        c->got = 0;
+}
+
+static void reuse_writer(void *p)
+{
+    reuse_ctx *c = p;
+    if (write(c->a[1], "a", 1) != 1)
+        return;
+    dg_sleep_ns(20 * DG_NS_PER_MS); /* the reader has made b and waits on it */
+    if (write(c->b[1], "b", 1) != 1)
+        c->got = '?';
+}
+
+static void test_reused_fd(void)
+{
+    reuse_ctx c = {0};
+    DG_CHECK_INT(pipe(c.a), 0);
+    dg_sched *s = dg_sched_new(2, STACK);
+    DG_CHECK_INT(dg_sched_spawn(s, reuse_reader, &c), 0);
+    DG_CHECK_INT(dg_sched_spawn(s, reuse_writer, &c), 0);
+    dg_sched_run(s);
+    DG_CHECK_INT(c.rc1, 1);
+    DG_CHECK_INT(c.b[0], c.a[0]); /* the number was reused */
+    DG_CHECK_INT(c.rc2, 1);       /* and the wait on it woke for its data, not its deadline */
+    DG_CHECK_INT(c.got, 'b');
+    dg_sched_free(s);
+    close(c.b[0]);
+    close(c.b[1]);
+}
+
 /* ---- kick ------------------------------------------------------------------------------- */
 
 typedef struct kick_ctx {
@@ -225,6 +274,7 @@ int main(void)
 {
     DG_RUN(test_sleep_order);
     DG_RUN(test_fd_wait);
+    DG_RUN(test_reused_fd);
     DG_RUN(test_kick);
     DG_RUN(test_many);
     DG_TEST_END();
