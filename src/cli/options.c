@@ -107,7 +107,7 @@ static const optdef optdefs[] = {
      "attempts per transaction on deadlock/serialization/busy errors (default 10)", F(max_tries), 0, 0,
      1, 1000000},
     {"workers", 0, K_INT, "N", RUNS,
-     "events engine: N threads run the terminals as fibers (postgres); 0 = a thread per terminal (default)",
+     "events engine: N threads run the terminals as fibers (postgres, mysql); 0 = a thread per terminal (default)",
      F(workers), 0, 0, 0, 256},
     {"mix", 0, K_STRING, "NAME=W,...", RUNS, "change transaction weights", F(mix), 0, 0, 0, 0},
     {"file", 'f', K_SCRIPT, "FILE[@W]", RUNS, "pgbench-style script with weight; repeatable",

@@ -479,7 +479,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         rc = dg_err_fail(err, DG_E_INVAL,
                          "--workers: %s's client library blocks its thread in every call, so it "
                          "runs a thread per terminal (leave out --workers); the events engine "
-                         "serves postgres", conn->be->name);
+                         "serves postgres and mysql", conn->be->name);
         goto out;
     }
     int64_t wanted_scale = wl->scale;
