@@ -56,6 +56,25 @@ const dg_backend_entry *dg_backend_catalog(size_t *n)
     return catalog;
 }
 
+int dg_backend_names_with(unsigned caps, char *buf, size_t len)
+{
+    const char *names[NCATALOG];
+    size_t k = 0;
+    for (size_t i = 0; i < NCATALOG; i++)
+        if (catalog[i].be && (catalog[i].be->caps & caps) == caps)
+            names[k++] = catalog[i].name;
+    size_t at = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < k && at < len; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == k ? " and " : ", ";
+        int w = snprintf(buf + at, len - at, "%s%s", sep, names[i]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+    return (int)k;
+}
+
 /* Scheme aliases users type. */
 static const char *canonical_scheme(const char *s)
 {

@@ -408,6 +408,10 @@ typedef struct dg_backend_entry {
 /* Every backend dbgauge knows, built or not, in a fixed order; *n gets the count. The
  * array is static: never freed. */
 const dg_backend_entry *dg_backend_catalog(size_t *n);
+/* The names of the built backends whose descriptor has every bit of caps, as English
+ * ("postgres and mysql", "postgres, mysql and x"; "" when there is none) in buf; returns
+ * how many. */
+int dg_backend_names_with(unsigned caps, char *buf, size_t len);
 /* The entry for a URL scheme (aliases: sqlite3, postgresql, pg, mariadb, fb); NULL if the
  * scheme is unknown. */
 const dg_backend_entry *dg_backend_lookup(const char *scheme);

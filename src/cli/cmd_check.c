@@ -87,6 +87,10 @@ int dg_cmd_list(dg_options *o)
         else
             printf("  %-10s (not built: install %s and rebuild)\n", cat[i].name, cat[i].package);
     }
+    char events[128];
+    if (dg_backend_names_with(DG_CAP_NONBLOCKING, events, sizeof events) > 0)
+        printf("  (the events engine, --workers N, serves %s; the others run a thread per "
+               "terminal)\n", events);
     /* each built backend's own settings, from its option table */
     for (size_t i = 0; i < n; i++) {
         const dg_backend *be = cat[i].be;

@@ -476,10 +476,12 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         goto out;
     if (cfg->workers > 0 && !dg_has_cap(conn, DG_CAP_NONBLOCKING)) {
         /* a blocking call would stop every terminal of its worker */
+        char which[128];
+        int k = dg_backend_names_with(DG_CAP_NONBLOCKING, which, sizeof which);
         rc = dg_err_fail(err, DG_E_INVAL,
                          "--workers: %s's client library blocks its thread in every call, so it "
                          "runs a thread per terminal (leave out --workers); the events engine "
-                         "serves postgres and mysql", conn->be->name);
+                         "serves %s", conn->be->name, k ? which : "no backend built here");
         goto out;
     }
     int64_t wanted_scale = wl->scale;
