@@ -25,6 +25,10 @@ typedef struct dg_waiter {
     void (*trim_stack)(void *ctx);
     /* fd is a new descriptor: forget what is known of the number (see dg_wait_forget). */
     void (*forget_fd)(void *ctx, int fd);
+    /* How long the running fiber's last wake, if it came at or after since_ns, waited for
+     * its thread: from the loop seeing its socket ready (or its timer due) to the fiber
+     * running. 0 when it did not wait, or the wake was earlier. */
+    int64_t (*queued_since)(void *ctx, int64_t since_ns);
     void *ctx;
 } dg_waiter;
 

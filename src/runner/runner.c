@@ -488,6 +488,8 @@ static void *terminal_main(void *arg)
             break;
         }
         now = dg_now_ns();
+        if (w) /* the result arrived when the loop saw it, not when this fiber's turn came */
+            now -= w->queued_since(w->ctx, started);
         last_end = now;
 
         if (now > r->end_ns) {

@@ -115,6 +115,8 @@ typedef struct fiber {
     int result;        /* why it woke: 1 descriptor, 0 deadline (or a kick) */
     bool sleeping;     /* a sleep a kick ends */
     bool done;
+    int64_t ready_ns;  /* when the loop saw it ready (0: never) */
+    int64_t queued_ns; /* from then until it ran: its last wake's wait for the thread */
 #ifdef SCHED_TSAN
     void *tsan;
 #endif
@@ -139,6 +141,7 @@ struct dg_sched {
     unsigned char *fd_state; /* [by_fd_cap]: FD_* below */
     int by_fd_cap;
     bool pwait2; /* epoll_pwait2 works (Linux >= 5.11) */
+    int64_t loop_ns; /* when the loop last returned from epoll */
     dg_sched_stats st;
     dg_waiter waiter;
 };
@@ -208,6 +211,7 @@ static void heap_remove(dg_sched *s, fiber *f)
 static void make_runnable(dg_sched *s, fiber *f, int result)
 {
     f->result = result;
+    f->ready_ns = s->loop_ns;
     s->runq[(s->rq_head + s->rq_len) % s->max] = f;
     s->rq_len++;
 }
@@ -238,6 +242,9 @@ static void jump(fiber *from, fiber *to)
 static void resume(dg_sched *s, fiber *f)
 {
     s->cur = f;
+    /* how long it waited for its turn after what it waited for had come (other fibers of
+     * this thread ran first): the time a result arrived is the loop's, not the fiber's */
+    f->queued_ns = f->ready_ns ? dg_now_ns() - f->ready_ns : 0;
     jump(&s->main, f);
     s->cur = NULL;
 }
@@ -337,6 +344,13 @@ static void sleep_until(void *ctx, int64_t deadline_ns)
     f->sleeping = false;
 }
 
+static int64_t queued_since(void *ctx, int64_t since_ns)
+{
+    dg_sched *s = ctx;
+    fiber *f = s->cur;
+    return f && f->ready_ns >= since_ns ? f->queued_ns : 0;
+}
+
 static void forget_fd(void *ctx, int fd)
 {
     dg_sched *s = ctx;
@@ -377,7 +391,7 @@ dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes)
     s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     s->pwait2 = true;
     s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until, .trim_stack = trim_stack,
-                            .forget_fd = forget_fd, .ctx = s};
+                            .forget_fd = forget_fd, .queued_since = queued_since, .ctx = s};
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = s->evfd};
     if (!s->fibers || !s->runq || !s->heap || s->epfd < 0 || s->evfd < 0 ||
         epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->evfd, &ev) != 0) {
@@ -546,6 +560,7 @@ void dg_sched_run(dg_sched *s)
         if (n < 0 && errno != EINTR)
             n = 0; /* nothing sensible to do but look at the timers */
         s->st.wakeups++;
+        s->loop_ns = dg_now_ns();
         for (int i = 0; i < n; i++) {
             int fd = evs[i].data.fd;
             if (fd == s->evfd) {
@@ -580,7 +595,7 @@ void dg_sched_run(dg_sched *s)
             f->fd = -1;
             make_runnable(s, f, 1);
         }
-        int64_t now = dg_now_ns();
+        int64_t now = s->loop_ns;
         while (s->heap_n > 0 && s->heap[0]->deadline <= now) {
             fiber *f = s->heap[0];
             heap_remove(s, f);

@@ -198,6 +198,69 @@ static void test_reused_fd(void)
     close(c.b[1]);
 }
 
+/* Two fibers whose descriptors become ready in one return from epoll: the second waits
+ * for the first, which keeps the thread 20 ms; queued_since tells the second how long it
+ * sat ready (so that a result's arrival is timed by the loop, not by the fiber's turn), and
+ * says 0 for a wake before the time asked about. */
+typedef struct queue_ctx {
+    int p[2], fd2;
+    int ran;                 /* readers that ran */
+    int64_t first_q, second_q, second_later_q;
+} queue_ctx;
+
+typedef struct queue_arg {
+    queue_ctx *c;
+    int fd;
+} queue_arg;
+
+static void queue_reader(void *arg)
+{
+    queue_arg *a = arg;
+    queue_ctx *c = a->c;
+    const dg_waiter *w = dg_waiter_get();
+    int64_t since = dg_now_ns();
+    if (dg_wait_fd(a->fd, DG_WAIT_READ, dg_now_ns() + 10 * DG_NS_PER_S) != 1)
+        return;
+    if (c->ran++ == 0) {
+        c->first_q = w->queued_since(w->ctx, since);
+        int64_t until = dg_now_ns() + 20 * DG_NS_PER_MS; /* keeps the thread */
+        while (dg_now_ns() < until) {
+        }
+    } else {
+        c->second_q = w->queued_since(w->ctx, since);
+        c->second_later_q = w->queued_since(w->ctx, dg_now_ns());
+    }
+}
+
+static void queue_writer(void *arg)
+{
+    queue_ctx *c = arg;
+    dg_sleep_ns(10 * DG_NS_PER_MS); /* both readers wait by now */
+    if (write(c->p[1], "x", 1) != 1)
+        c->ran = -100;
+}
+
+static void test_queued(void)
+{
+    queue_ctx c = {.first_q = -1, .second_q = -1, .second_later_q = -1};
+    DG_CHECK_INT(pipe(c.p), 0);
+    c.fd2 = dup(c.p[0]); /* the same pipe under a second number: ready together */
+    queue_arg a1 = {&c, c.p[0]}, a2 = {&c, c.fd2};
+    dg_sched *s = dg_sched_new(3, STACK);
+    DG_CHECK_INT(dg_sched_spawn(s, queue_reader, &a1), 0);
+    DG_CHECK_INT(dg_sched_spawn(s, queue_reader, &a2), 0);
+    DG_CHECK_INT(dg_sched_spawn(s, queue_writer, &c), 0);
+    dg_sched_run(s);
+    dg_sched_free(s);
+    close(c.fd2);
+    close(c.p[0]);
+    close(c.p[1]);
+    DG_CHECK_INT(c.ran, 2);
+    DG_CHECK(c.first_q >= 0 && c.first_q < 20 * DG_NS_PER_MS);
+    DG_CHECK(c.second_q >= 20 * DG_NS_PER_MS); /* it waited for the first's 20 ms */
+    DG_CHECK_INT(c.second_later_q, 0);
+}
+
 /* ---- kick ------------------------------------------------------------------------------- */
 
 typedef struct kick_ctx {
@@ -275,6 +338,7 @@ int main(void)
     DG_RUN(test_sleep_order);
     DG_RUN(test_fd_wait);
     DG_RUN(test_reused_fd);
+    DG_RUN(test_queued);
     DG_RUN(test_kick);
     DG_RUN(test_many);
     DG_TEST_END();
