@@ -326,6 +326,21 @@ static int eval_random(scr_evalctx *cx, int op, const scr_value *args, scr_value
     return 0;
 }
 
+/* The values an operator or function takes from the stack, for NULL in, NULL out; 0 for
+ * those that see NULL themselves (IS, the jumps, DEBUG) or take none. LEAST and GREATEST
+ * take n (their op's count). A table, not a switch: it is read once per operation. */
+#define NARGS_N 255
+static const uint8_t op_nargs[OP_COUNT] = {
+    [OP_ADD] = 2, [OP_SUB] = 2, [OP_MUL] = 2, [OP_DIV] = 2, [OP_MOD] = 2,
+    [OP_EQ] = 2, [OP_NE] = 2, [OP_LT] = 2, [OP_LE] = 2,
+    [OP_BITAND] = 2, [OP_BITOR] = 2, [OP_BITXOR] = 2, [OP_SHL] = 2, [OP_SHR] = 2,
+    [OP_POW] = 2, [OP_RANDOM] = 2, [OP_HASH_MURMUR2] = 2, [OP_HASH_FNV1A] = 2,
+    [OP_NOT] = 1, [OP_ABS] = 1, [OP_INT] = 1, [OP_DOUBLE] = 1, [OP_SQRT] = 1, [OP_LN] = 1,
+    [OP_EXP] = 1,
+    [OP_RANDOM_EXP] = 3, [OP_RANDOM_GAUSS] = 3, [OP_RANDOM_ZIPF] = 3, [OP_PERMUTE] = 3,
+    [OP_LEAST] = NARGS_N, [OP_GREATEST] = NARGS_N,
+};
+
 int dg_scr_eval(scr_evalctx *cx, const scr_expr *e, scr_value *out, dg_err *err)
 {
     scr_value *st = cx->stack;
@@ -338,27 +353,9 @@ int dg_scr_eval(scr_evalctx *cx, const scr_expr *e, scr_value *out, dg_err *err)
         scr_value *top = sp > 0 ? &st[sp - 1] : NULL;
 
         /* operators and functions: NULL in, NULL out (except IS and debug) */
-        int nargs = 0;
-        switch (o->op) {
-        case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
-        case OP_EQ: case OP_NE: case OP_LT: case OP_LE:
-        case OP_BITAND: case OP_BITOR: case OP_BITXOR: case OP_SHL: case OP_SHR:
-        case OP_POW: case OP_RANDOM: case OP_HASH_MURMUR2: case OP_HASH_FNV1A:
-            nargs = 2;
-            break;
-        case OP_NOT: case OP_ABS: case OP_INT: case OP_DOUBLE: case OP_SQRT: case OP_LN:
-        case OP_EXP:
-            nargs = 1;
-            break;
-        case OP_RANDOM_EXP: case OP_RANDOM_GAUSS: case OP_RANDOM_ZIPF: case OP_PERMUTE:
-            nargs = 3;
-            break;
-        case OP_LEAST: case OP_GREATEST:
+        int nargs = op_nargs[o->op];
+        if (nargs == NARGS_N)
             nargs = o->n;
-            break;
-        default:
-            break;
-        }
         if (nargs > 0) {
             bool isnull = false;
             for (int i = sp - nargs; i < sp; i++)
@@ -499,7 +496,24 @@ int dg_scr_eval(scr_evalctx *cx, const scr_expr *e, scr_value *out, dg_err *err)
             sp -= n - 1;
             break;
         }
-        case OP_RANDOM: case OP_RANDOM_EXP: case OP_RANDOM_GAUSS: case OP_RANDOM_ZIPF: {
+        case OP_RANDOM:
+            /* integer bounds, the usual case: straight to the generator (the checks are
+             * eval_random's, which takes every other case and words the errors) */
+            if (st[sp - 2].type == SV_INT && st[sp - 1].type == SV_INT &&
+                st[sp - 2].u.i <= st[sp - 1].u.i &&
+                st[sp - 1].u.i - (uint64_t)st[sp - 2].u.i < (uint64_t)INT64_MAX) {
+                int64_t r;
+                if (dg_rand_uniform(cx->rng, st[sp - 2].u.i, st[sp - 1].u.i, &r, err)) {
+                    if (err)
+                        err->cls = DG_EC_USER;
+                    return DG_E_INVAL;
+                }
+                sp--;
+                set_int(&st[sp - 1], r);
+                break;
+            }
+            /* fall through */
+        case OP_RANDOM_EXP: case OP_RANDOM_GAUSS: case OP_RANDOM_ZIPF: {
             int n = o->op == OP_RANDOM ? 2 : 3;
             scr_value r;
             if (eval_random(cx, o->op, &st[sp - n], &r, err))

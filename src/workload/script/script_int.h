@@ -79,6 +79,7 @@ typedef enum scr_opcode {
     OP_OR2,
     OP_JFALSE,     /* pop; jump to a unless the value is true (CASE WHEN) */
     OP_JMP,        /* jump to a */
+    OP_COUNT
 } scr_opcode;
 
 typedef struct scr_op {
