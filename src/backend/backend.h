@@ -107,6 +107,13 @@ typedef struct dg_connopts {
     bool local_facts;              /* find where a server on this machine keeps its data
                                       (data_path; one query, so only the session's own
                                       connection asks: the server counts it) */
+    bool pipeline;                 /* transactions are pipelined (DG_CAP_PIPELINE): from
+                                      dg_begin to dg_commit every command is sent without
+                                      waiting for the one before, and dg_commit reads all
+                                      the results (one round trip); meanwhile dg_execute
+                                      gives no rows and no affected count, and errors are
+                                      reported by dg_commit. Only for workloads whose
+                                      statements do not need each other's results. */
 } dg_connopts;
 
 /* ---- transactions ------------------------------------------------------------------- */
@@ -255,6 +262,8 @@ enum {
     DG_CAP_BULK_ATOMIC = 1u << 3,        /* a bulk load (dg_bulk_begin .. dg_bulk_end) is one
                                             transaction: a failed one leaves no row behind,
                                             so a loader may run its unit again */
+    DG_CAP_PIPELINE = 1u << 5,           /* dg_connopts.pipeline: a transaction's commands
+                                            travel together, one round trip to the commit */
     DG_CAP_NONBLOCKING = 1u << 4,        /* a connection opened on a fiber never blocks its
                                             thread: every wait goes through dg_wait_fd
                                             (core/wait.h), so the events engine can run many

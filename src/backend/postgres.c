@@ -104,6 +104,9 @@ typedef struct pg_conn {
     bool copy_text;      /* ?copy=text: bulk loads in COPY's text format, not binary */
     bool nonblock;       /* opened by a fiber (events engine): libpq's non-blocking mode,
                             every wait through dg_wait_fd (see send_wait) */
+    bool pipeline;       /* dg_connopts.pipeline: transactions run in pipeline mode */
+    bool in_pipe;        /* a transaction's commands are being pipelined */
+    int pending;         /* commands sent in this pipeline, their results not yet read */
 } pg_conn;
 
 typedef struct pg_stmt {
@@ -271,6 +274,82 @@ static PGresult *run_prepared(pg_conn *c, const char *name, int n, const char *c
     if (!c->nonblock)
         return PQexecPrepared(c->pg, name, n, values, NULL, NULL, 0);
     return PQsendQueryPrepared(c->pg, name, n, values, NULL, NULL, 0) ? await_result(c) : NULL;
+}
+
+/* ---- pipelined transactions (dg_connopts.pipeline) --------------------------------------------
+ * dg_begin enters libpq's pipeline mode and queues BEGIN; every execute (and a re-prepare
+ * after a reconnect) is queued too; dg_commit queues COMMIT, syncs, and reads the results
+ * in order: the first error among them is the transaction's (the server skips what
+ * follows an error until the sync, answering PGRES_PIPELINE_ABORTED). One round trip per
+ * transaction instead of one per command. */
+
+/* Waits until a result can be read without blocking the thread (events engine only). */
+static bool result_ready(pg_conn *c)
+{
+    while (c->nonblock && PQisBusy(c->pg)) {
+        if (dg_wait_fd(PQsocket(c->pg), DG_WAIT_READ, INT64_MAX) < 0 || !PQconsumeInput(c->pg))
+            return false; /* PQgetResult now reports the failure */
+    }
+    return true;
+}
+
+/* Queues a command without parameters. */
+static bool pipe_send(pg_conn *c, const char *sql)
+{
+    if (!PQsendQueryParams(c->pg, sql, 0, NULL, NULL, NULL, NULL, 0))
+        return false;
+    c->pending++;
+    return true;
+}
+
+/* Syncs the pipeline, reads every queued command's results and leaves pipeline mode.
+ * Returns the first error result (caller PQclear()s it) or NULL when all succeeded;
+ * *broken when the connection failed (err then comes from the connection). */
+static PGresult *pipe_finish(pg_conn *c, bool *broken)
+{
+    PGconn *pg = c->pg;
+    PGresult *first = NULL;
+    *broken = false;
+    c->in_pipe = false;
+    if (!PQpipelineSync(pg)) {
+        *broken = true;
+        c->pending = 0;
+        return NULL;
+    }
+    int f;
+    while ((f = PQflush(pg)) == 1) {
+        if (dg_wait_fd(PQsocket(pg), DG_WAIT_READ | DG_WAIT_WRITE, INT64_MAX) < 0 ||
+            !PQconsumeInput(pg)) {
+            f = -1;
+            break;
+        }
+    }
+    /* the results in order: each command's, then a NULL; after them the sync's */
+    for (int guard = 0; f >= 0 && guard < 4 * c->pending + 16; guard++) {
+        if (!result_ready(c) && PQstatus(pg) == CONNECTION_BAD)
+            break;
+        PGresult *r = PQgetResult(pg);
+        if (!r) {
+            if (PQstatus(pg) == CONNECTION_BAD)
+                break;
+            continue;
+        }
+        ExecStatusType st = PQresultStatus(r);
+        if (st == PGRES_PIPELINE_SYNC) {
+            PQclear(r);
+            c->pending = 0;
+            PQexitPipelineMode(pg);
+            return first;
+        }
+        if (!first && (st == PGRES_FATAL_ERROR || st == PGRES_NONFATAL_ERROR ||
+                       st == PGRES_BAD_RESPONSE))
+            first = r;
+        else
+            PQclear(r);
+    }
+    *broken = true;
+    c->pending = 0;
+    return first;
 }
 
 /* Runs one command with PQexec; 0 when it returned COMMAND_OK/TUPLES_OK/EMPTY_QUERY. *out
@@ -617,6 +696,7 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
 
     /* a fiber of the events engine connects and runs without blocking its worker */
     c->nonblock = dg_waiter_get() != NULL;
+    c->pipeline = opts->pipeline;
     /* expand_dbname = 0 (in open_pg): a database name is a name, never a conninfo string */
     rc = open_session(c, &c->pg, err);
     if (rc)
@@ -739,6 +819,13 @@ static int rewrite_placeholders(const char *sql, dg_strbuf *out)
 
 static int prepare_on_server(pg_conn *c, pg_stmt *s, dg_err *err)
 {
+    if (c->in_pipe) { /* a reconnect inside a pipelined transaction: queued like the rest */
+        if (!PQsendPrepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL))
+            return fill_error(c, NULL, NULL, err);
+        c->pending++;
+        s->generation = c->generation;
+        return 0;
+    }
     PGresult *res = !c->nonblock ? PQprepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL)
                     : PQsendPrepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL) ? await_result(c)
                                                                                    : NULL;
@@ -900,6 +987,12 @@ static int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     }
     for (int i = 0; i < n; i++)
         s->values[i] = encode_param(s, i, &params[i]);
+    if (c->in_pipe) { /* queued: its result is read by the commit */
+        if (!PQsendQueryPrepared(c->pg, s->name, n, s->values, NULL, NULL, 0))
+            return fill_error(c, NULL, NULL, err);
+        c->pending++;
+        return 0;
+    }
     const char *inflight = PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
     PGresult *res = run_prepared(c, s->name, n, s->values);
     switch (res ? PQresultStatus(res) : PGRES_FATAL_ERROR) {
@@ -1042,7 +1135,10 @@ static void pg_reset(dg_stmt *stmt)
 
 static int pg_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
-    return exec_sql((pg_conn *)conn, sql, true, NULL, err);
+    pg_conn *c = (pg_conn *)conn;
+    if (c->in_pipe) /* queued like a statement (one command: pipeline mode takes no lists) */
+        return pipe_send(c, sql) ? 0 : fill_error(c, NULL, NULL, err);
+    return exec_sql(c, sql, true, NULL, err);
 }
 
 /* ---- transactions ---------------------------------------------------------------------- */
@@ -1058,12 +1154,38 @@ static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
-    return exec_sql((pg_conn *)conn, sql[iso][tx && tx->read_only], false, NULL, err);
+    pg_conn *c = (pg_conn *)conn;
+    if (c->pipeline && PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
+        PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
+        if (!PQenterPipelineMode(c->pg))
+            return fill_error(c, NULL, NULL, err);
+        c->in_pipe = true;
+        c->pending = 0;
+        if (!pipe_send(c, sql[iso][tx && tx->read_only])) {
+            bool broken;
+            PQclear(pipe_finish(c, &broken));
+            return fill_error(c, NULL, NULL, err);
+        }
+        return 0;
+    }
+    return exec_sql(c, sql[iso][tx && tx->read_only], false, NULL, err);
 }
 
 static int pg_commit(dg_conn *conn, dg_err *err)
 {
     pg_conn *c = (pg_conn *)conn;
+    if (c->in_pipe) {
+        bool broken;
+        bool sent = pipe_send(c, "COMMIT");
+        PGresult *first = pipe_finish(c, &broken);
+        if (first || broken || !sent) {
+            /* the first error is the transaction's; a lost connection leaves it unknown */
+            int rc = fill_error(c, first, "COMMIT", err);
+            PQclear(first);
+            return rc;
+        }
+        return 0;
+    }
     PGresult *res = run_sql(c, "COMMIT");
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
         int rc = fill_error(c, res, "COMMIT", err);
@@ -1082,6 +1204,10 @@ static int pg_commit(dg_conn *conn, dg_err *err)
 static int pg_rollback(dg_conn *conn, dg_err *err)
 {
     pg_conn *c = (pg_conn *)conn;
+    if (c->in_pipe) { /* ended before its commit: read what was queued, then roll back */
+        bool broken;
+        PQclear(pipe_finish(c, &broken));
+    }
     switch (PQtransactionStatus(c->pg)) {
     case PQTRANS_IDLE:
         return 0; /* nothing open (e.g. the server already ended it) */
@@ -1575,7 +1701,7 @@ const dg_backend dg_backend_postgres = {
     .schemes = postgres_schemes,
     .url_help = "postgres://user:pass@host:port/db?k=v | postgresql:// | pg://  (PG* variables "
                 "fill absent parts)",
-    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING,
+    .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING | DG_CAP_PIPELINE,
     .dialect = &postgres_dialect,
     .options = backend_options,
     .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "

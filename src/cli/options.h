@@ -68,6 +68,7 @@ typedef struct dg_options {
     bool keying_think;         /* --keying-think: the workload's keying and think times */
     int64_t max_tries;
     int64_t workers;
+    bool pipeline;
     const char *json_path;
     const char *results_dir;
     bool no_results;

@@ -78,6 +78,7 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->keying_think = o->keying_think;
     cfg->max_tries = (int)o->max_tries;
     cfg->workers = (int)o->workers;
+    cfg->pipeline = o->pipeline;
     cfg->command_line = o->command_line;
     if (ui) {
         dg_cli_ui_init(ui, o);

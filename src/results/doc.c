@@ -53,6 +53,7 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
         json_object_set_new(eng, "timer_lag_max_ms", dg_json_real(r->engine_lag_max_ms));
     }
     json_object_set_new(j, "engine", eng);
+    json_object_set_new(j, "pipeline", json_boolean(r->pipeline));
     if (r->finished) {
         json_object_set_new(j, "complete", json_boolean(r->complete));
         json_object_set_new(j, "stop_reason", json_string(r->stop_reason ? r->stop_reason : ""));

@@ -51,6 +51,7 @@ typedef struct dg_doc_run {
     double overrun_s;          /* the last terminal finished this long after the deadline */
     double connect_s, close_s; /* opening the sessions before, closing them after (NaN: n/a) */
     int workers;               /* the events engine's threads; 0: a thread per terminal */
+    bool pipeline;             /* transactions pipelined (--pipeline) */
     uint64_t engine_timers;    /* events engine, finished: timer expiries, and how late */
     double engine_lag_avg_ms, engine_lag_max_ms; /*   they fired (NaN: none) */
 } dg_doc_run;

@@ -274,6 +274,7 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .overrun_s = st ? (double)st->drain_ns / DG_NS_PER_S : 0,
         .connect_s = st ? (double)st->connect_ns / DG_NS_PER_S : NAN,
         .workers = cfg->workers,
+        .pipeline = cfg->pipeline,
         .engine_timers = st ? st->sched.timers : 0,
         .engine_lag_avg_ms = st && st->sched.timers
                                  ? (double)st->sched.lag_sum_ns / (double)st->sched.timers / 1e6
@@ -484,6 +485,19 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
                          "serves %s", conn->be->name, k ? which : "no backend built here");
         goto out;
     }
+    if (cfg->pipeline && !dg_has_cap(conn, DG_CAP_PIPELINE)) {
+        char which[128];
+        int k = dg_backend_names_with(DG_CAP_PIPELINE, which, sizeof which);
+        rc = dg_err_fail(err, DG_E_INVAL, "--pipeline: %s cannot send a transaction's statements "
+                         "before the answers (%s can)", conn->be->name, k ? which : "no backend built here");
+        goto out;
+    }
+    if (cfg->pipeline && !wl->pipeline_ok) {
+        rc = dg_err_fail(err, DG_E_INVAL, "--pipeline: %s's statements need each other's results "
+                         "(or there is no transaction to pipeline); tpcb and tpcb:simple-update "
+                         "can be pipelined", wl->name);
+        goto out;
+    }
     int64_t wanted_scale = wl->scale;
     if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_RUN, &load, stage, err)) != 0)
         goto out;
@@ -524,7 +538,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         cfg->ui->begin(cfg->ui->arg, doc);
 
     dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
-                      .application_name = "dbgauge"};
+                      .application_name = "dbgauge", .pipeline = cfg->pipeline};
     dg_run_config rcfg = {
         .url = cfg->db,
         .connopts = &co,

@@ -74,6 +74,7 @@ typedef struct dg_session_config {
     bool keying_think;              /* the workload's own keying and think times */
     int max_tries;
     int workers;                    /* the events engine's threads; 0: a thread per terminal */
+    bool pipeline;                  /* terminals pipeline their transactions */
 
     /* server settings a sweep had --server-ctl apply (--vary server.NAME): recorded with
      * the value the server shows for each after the restart */

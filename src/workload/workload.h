@@ -163,6 +163,8 @@ struct dg_workload {
                                    that differs by engine ("shredded-keys"; set by attach);
                                    NULL: not recorded (static string) */
     char hash[17];              /* 16 hex digits identifying the definition and options */
+    bool pipeline_ok;           /* no statement of a transaction needs another's result:
+                                   its commands may travel together (--pipeline) */
     void *priv;                 /* the workload's own data */
 };
 

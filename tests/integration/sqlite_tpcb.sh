@@ -69,4 +69,7 @@ ls "$TMP"/int.json.tmp.* >/dev/null 2>&1 && fail "a temporary result file was le
 expect_exit 1 "$DBGAUGE" run --db "$db" -w tpcb -T 1s --workers 2 --json "$TMP/ev.json"
 grep -q -- "--workers: sqlite's client library blocks its thread" "$TMP/err" || fail "--workers on sqlite: $(cat "$TMP/err")"
 [ ! -e "$TMP/ev.json" ] || fail "a refused run wrote a result file"
+expect_exit 1 "$DBGAUGE" run --db "$db" -w tpcb -T 1s --pipeline --json "$TMP/ev.json"
+grep -q -- "--pipeline: sqlite cannot send a transaction's statements" "$TMP/err" || fail "--pipeline on sqlite: $(cat "$TMP/err")"
+[ ! -e "$TMP/ev.json" ] || fail "a refused run wrote a result file"
 true
