@@ -110,7 +110,7 @@ static const optdef optdefs[] = {
      "events engine: N threads run the terminals as fibers (postgres, mysql); 0 = a thread per terminal (default)",
      F(workers), 0, 0, 0, 256},
     {"pipeline", 0, K_FLAG, NULL, RUNS,
-     "send a transaction's statements without waiting for each answer: one round trip (postgres; tpcb)",
+     "send a transaction's statements without waiting for each answer: one round trip (postgres; tpcb, scripts)",
      F(pipeline), 0, 0, 0, 0},
     {"mix", 0, K_STRING, "NAME=W,...", RUNS, "change transaction weights", F(mix), 0, 0, 0, 0},
     {"file", 'f', K_SCRIPT, "FILE[@W]", RUNS, "pgbench-style script with weight; repeatable",

@@ -494,8 +494,9 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     }
     if (cfg->pipeline && !wl->pipeline_ok) {
         rc = dg_err_fail(err, DG_E_INVAL, "--pipeline: %s's statements need each other's results "
-                         "(or there is no transaction to pipeline); tpcb and tpcb:simple-update "
-                         "can be pipelined", wl->name);
+                         "(or there is no transaction to pipeline); tpcb, tpcb:simple-update "
+                         "and scripts with BEGIN and no \\gset or \\aset can be pipelined",
+                         wl->name);
         goto out;
     }
     int64_t wanted_scale = wl->scale;

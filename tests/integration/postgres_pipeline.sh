@@ -27,6 +27,14 @@ for engine in "--workers 0" "--workers 2"; do
   balances "$engine"
 done
 
+# a pgbench-style script with BEGIN and no \gset: pipelined as well
+"$DBGAUGE" run --db "$url" -f "$DG_FIXTURES/scripts/tpcb-like.sql" -c 2 -T 2s --pipeline -q --json "$TMP/f.json" >/dev/null \
+  || fail "pipelined script failed"
+json "$TMP/f.json" "d['run']['pipeline'] and d['totals']['errors'] == 0" | grep -q True || fail "script: $(json "$TMP/f.json" "d['totals']")"
+total=$((total + $(completed "$TMP/f.json")))
+[ "$(q "SELECT count(*) FROM pgbench_history")" = "$total" ] || fail "script: history rows differ from completed transactions"
+balances script
+
 # serializable: pipelined transactions fail with 40001 at the commit and run again
 "$DBGAUGE" run --db "$url" -w tpcb -c 8 -T 2s --pipeline --workers 2 \
   --conn "default_transaction_isolation=serializable" -q --json "$TMP/s.json" >/dev/null 2>"$TMP/err" \
@@ -44,5 +52,8 @@ expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcc -T 1s --pipeline --no-load --js
 grep -q -- "--pipeline: tpcc's statements need each other's results" "$TMP/err" || fail "tpcc: $(cat "$TMP/err")"
 expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb:select-only -T 1s --pipeline --json "$TMP/x.json"
 grep -q -- "--pipeline: tpcb:select-only" "$TMP/err" || fail "select-only: $(cat "$TMP/err")"
+printf 'BEGIN;\nSELECT 1 AS one \\gset\nEND;\n' >"$TMP/gset.sql"
+expect_exit 1 "$DBGAUGE" run --db "$url" -f "$TMP/gset.sql" -T 1s --pipeline --json "$TMP/x.json"
+grep -q -- "--pipeline: script's statements need each other's results" "$TMP/err" || fail "gset script: $(cat "$TMP/err")"
 [ ! -e "$TMP/x.json" ] || fail "a refused run wrote a result file"
 echo ok

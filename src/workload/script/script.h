@@ -73,6 +73,10 @@ int dg_script_set_define(dg_script_set *set, const char *name, const char *value
 int dg_script_set_finish(dg_script_set *set, dg_err *err);
 
 int dg_script_set_count(const dg_script_set *set);
+/* True when the set's transactions can be pipelined: some script opens a transaction
+ * (BEGIN), and no SQL command keeps its rows (\gset, \aset), so no command needs the
+ * answer of one before it. */
+bool dg_script_set_pipelinable(const dg_script_set *set);
 /* Transaction name of script i (basename without extension; made unique with "#2" ...). */
 const char *dg_script_set_name(const dg_script_set *set, int i);
 double dg_script_set_weight(const dg_script_set *set, int i);

@@ -151,6 +151,7 @@ static int sw_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_workl
     wl->tables = NULL;
     wl->bytes_per_scale = 0;
     wl->scale_unit = "unit";
+    wl->pipeline_ok = dg_script_set_pipelinable(set);
     wl->priv = p;
     hash_acc h = {0xcbf29ce484222325ULL};
     dg_script_set_hash_text(set, hash_feed, &h);

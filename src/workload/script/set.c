@@ -479,6 +479,20 @@ int dg_script_set_finish(dg_script_set *set, dg_err *err)
 
 int dg_script_set_count(const dg_script_set *set) { return set->nscripts; }
 
+bool dg_script_set_pipelinable(const dg_script_set *set)
+{
+    bool begins = false;
+    for (int s = 0; s < set->nscripts; s++) {
+        for (int c = 0; c < set->scripts[s].ncmds; c++) {
+            const scr_cmd *cmd = &set->scripts[s].cmds[c];
+            if (cmd->kind == CMD_SQL && cmd->fetch != FETCH_DISCARD)
+                return false;
+            begins |= cmd->kind == CMD_BEGIN;
+        }
+    }
+    return begins;
+}
+
 const char *dg_script_set_name(const dg_script_set *set, int i) { return set->scripts[i].txname; }
 
 double dg_script_set_weight(const dg_script_set *set, int i) { return set->scripts[i].weight; }
