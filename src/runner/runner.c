@@ -416,9 +416,6 @@ static void *terminal_main(void *arg)
             pthread_cond_wait(&r->go_cond, &r->gate_lock);
         pthread_mutex_unlock(&r->gate_lock);
     }
-    if (atomic_load(&r->start_failed))
-        goto out;
-
     const double rate_per_term = cfg->rate_tps > 0 ? cfg->rate_tps / cfg->terminals : 0;
     int64_t (*const pause)(void *, int, int) = r->wl->ops->pause_ns; /* workload pacing */
     int64_t sched = r->t0_ns;
@@ -427,37 +424,49 @@ static void *terminal_main(void *arg)
     /* One error record for the terminal's life, cleared after each failure: initialising
      * its message buffer for every transaction cost 73 instructions of ~8,300 (SQLite). */
     dg_err e = DG_ERR_INIT;
+    /* What the loop reads on every transaction, in locals: across the workload's call the
+     * compiler must reload anything behind a pointer, and this is the measured path.
+     * end_ns is fixed before the gate opens. */
+    const int64_t end_ns = r->end_ns;
+    const int64_t by_count = cfg->transactions;
+    const int64_t think_ns = cfg->think_ns;
+    const bool think_exp = cfg->think_exponential;
+    const bool paced = rate_per_term > 0;
+    const bool workload_pauses = pause && !paced; /* keying and think times of its own */
+    dg_workload *const wl = r->wl;
+    if (atomic_load(&r->start_failed))
+        goto out;
 
     for (;;) {
-        if (stop_requested() || now >= r->end_ns)
+        if (stop_requested() || now >= end_ns)
             break;
-        if (cfg->transactions > 0 &&
+        if (by_count > 0 &&
             atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE &&
-            measured_done >= cfg->transactions)
+            measured_done >= by_count)
             break;
         if (!t->conn && !reconnect(t)) {
-            if (!stop_requested() && dg_now_ns() < r->end_ns)
+            if (!stop_requested() && dg_now_ns() < end_ns)
                 atomic_store(&t->aborted, true);
             break;
         }
 
         int type = choose_type(r, &t->rng);
-        if (pause && rate_per_term <= 0) { /* keying time: before the clock starts */
+        if (workload_pauses) { /* keying time: before the clock starts */
             int64_t key = pause(t->wl_state, type, DG_PAUSE_KEYING);
             if (key > 0) {
-                sleep_until_or_stop(now + key < r->end_ns ? now + key : r->end_ns);
+                sleep_until_or_stop(now + key < end_ns ? now + key : end_ns);
                 now = dg_now_ns();
-                if (stop_requested() || now >= r->end_ns)
+                if (stop_requested() || now >= end_ns)
                     break;
             }
         }
         int64_t intended;
-        if (rate_per_term > 0) {
+        if (paced) {
             /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
             double u = 1.0 - dg_prng_double(&t->rng);
             double gap_ns = -log(u) / rate_per_term * (double)DG_NS_PER_S;
             /* compared as doubles: a tiny rate's gap does not fit an int64_t */
-            if (gap_ns >= (double)(r->end_ns - sched))
+            if (gap_ns >= (double)(end_ns - sched))
                 break;
             sched += (int64_t)gap_ns;
             if (now < sched) {
@@ -475,7 +484,7 @@ static void *terminal_main(void *arg)
         dg_prng saved = t->rng;
         int tries = 0, outcome = DG_TX_COMMITTED, rc;
         for (;;) {
-            rc = r->wl->ops->tx_run(t->wl_state, type, &outcome, &e);
+            rc = wl->ops->tx_run(t->wl_state, type, &outcome, &e);
             if (rc == 0)
                 break;
             if (t->conn->in_tx)
@@ -492,7 +501,7 @@ static void *terminal_main(void *arg)
             now -= w->queued_since(w->ctx, started);
         last_end = now;
 
-        if (now > r->end_ns) {
+        if (now > end_ns) {
             /* finished after the deadline: counted, not measured */
             dg_drain_stats *d = &t->drain[type];
             if (rc == 0) {
@@ -515,22 +524,24 @@ static void *terminal_main(void *arg)
             s->pending_ns[s->npending++] = now - intended;
             ts->count++;
             ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
-            if (rate_per_term > 0)
+            if (paced)
                 dg_hist_record(&s->lag, started - intended);
         } else {
             ts->errors++;
             ts->err_class[e.cls]++;
             ts->unknown += e.outcome_unknown;
         }
-        ts->retries += (uint64_t)tries;
-        ts->retried += tries > 0;
+        if (tries > 0) {
+            ts->retries += (uint64_t)tries;
+            ts->retried++;
+        }
         dg_phaser_exit(&t->ph, tok);
         if (buf != t->last_buffer) { /* the collector flipped: refresh slow counters */
             t->last_buffer = buf;
             sample_cache(t);
         }
     recorded:
-        if (cfg->transactions > 0 &&
+        if (by_count > 0 &&
             atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE)
             measured_done++;
 
@@ -546,7 +557,7 @@ static void *terminal_main(void *arg)
                                 ctx, e.msg);
                 if (!reconnect(t)) {
                     /* the run ended while reconnecting, or the database refuses us for good */
-                    if (!stop_requested() && dg_now_ns() < r->end_ns)
+                    if (!stop_requested() && dg_now_ns() < end_ns)
                         atomic_store(&t->aborted, true);
                     goto out;
                 }
@@ -569,23 +580,23 @@ static void *terminal_main(void *arg)
             dg_err_clear(&e); /* clean for the next transaction */
         }
 
-        if (pause && rate_per_term <= 0 && t->wl_state) {
+        if (workload_pauses && t->wl_state) {
             int64_t think = pause(t->wl_state, type, DG_PAUSE_THINK);
             if (think > 0) {
-                sleep_until_or_stop(now + think < r->end_ns ? now + think : r->end_ns);
+                sleep_until_or_stop(now + think < end_ns ? now + think : end_ns);
                 now = dg_now_ns();
             }
         }
-        if (cfg->think_ns > 0) {
-            int64_t think = cfg->think_ns;
-            if (cfg->think_exponential) {
+        if (think_ns > 0) {
+            int64_t think = think_ns;
+            if (think_exp) {
                 double u = 1.0 - dg_prng_double(&t->rng);
                 double x = -log(u);
-                think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)cfg->think_ns);
+                think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)think_ns);
             }
             int64_t until = now + think;
-            if (until > r->end_ns)
-                until = r->end_ns;
+            if (until > end_ns)
+                until = end_ns;
             sleep_until_or_stop(until);
             now = dg_now_ns();
         }
