@@ -60,15 +60,20 @@ static atomic_int g_stop_signal;
 /* The events engine's schedulers, kicked by a stop request so that sleeping fibers
  * notice it (a write to an eventfd each: async-signal-safe). */
 static _Atomic(dg_sched *) g_scheds[MAX_WORKERS];
+/* Kicks under way: a scheduler leaves g_scheds, then is freed only once none is, so no
+ * kick writes to its eventfd after the close (or to a descriptor that took its number). */
+static atomic_int g_kickers;
 static_assert(sizeof(atomic_int) == sizeof(int), "the stop flag is waited on as a futex word");
 
 static void kick_schedulers(void)
 {
+    atomic_fetch_add(&g_kickers, 1);
     for (int i = 0; i < MAX_WORKERS; i++) {
         dg_sched *s = atomic_load(&g_scheds[i]);
         if (s)
             dg_sched_kick(s);
     }
+    atomic_fetch_sub(&g_kickers, 1);
 }
 
 /* The first signal is the reason: a second Ctrl-C (or a SIGTERM after it) does not
@@ -1107,8 +1112,11 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
 
 cleanup:
     out->workers = r.nworkers;
-    for (int i = 0; i < r.nworkers; i++) {
+    for (int i = 0; i < r.nworkers; i++)
         atomic_store(&g_scheds[i], NULL);
+    while (r.nworkers > 0 && atomic_load(&g_kickers) > 0) /* a stop request kicking them */
+        dg_sleep_ns(DG_NS_PER_MS);
+    for (int i = 0; i < r.nworkers; i++) {
         if (!r.workers[i].s)
             continue;
         dg_sched_stats st;
