@@ -8,9 +8,9 @@ source "$(dirname "$0")/common.bash"
 PY=python3
 if /usr/bin/python3 -c 'import html5lib' 2>/dev/null; then PY=/usr/bin/python3; fi
 db="sqlite:$TMP/r.db"
-"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 250ms \
+"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -t 150 -P 250ms \
   -o "$TMP/s1" --seed 3 -q >/dev/null
-"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 250ms \
+"$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -t 150 -P 250ms \
   -o "$TMP/s2" --seed 4 -q >/dev/null
 "$DBGAUGE" run --db "$db" -w tpcb -T 2s -P 250ms --json "$TMP/a.json" -q >/dev/null
 "$DBGAUGE" run --db "$db" -w tpcb:select-only -T 2s -P 250ms --json "$TMP/b.json" -q >/dev/null
