@@ -96,7 +96,7 @@ queries=$(json "$TMP/mix.json" "round(100 * sum(t['count'] for t in d['transacti
 
 # ---- insert-only ---------------------------------------------------------------------------
 read -r c0 o0 <<< "$(counts)"
-"$DBGAUGE" run --db "sqlite:$A" -w docs:insert-only -c 2 -T 2s -q --json "$TMP/ins.json" > /dev/null
+"$DBGAUGE" run --db "sqlite:$A" -w docs:insert-only -c 2 -t 100 -q --json "$TMP/ins.json" > /dev/null
 read -r c1 o1 <<< "$(counts)"
 json "$TMP/ins.json" "(lambda w: w['docs_inserted_per_s'] > 0 and w['GB_per_h'] > 0 and w['xml_bytes_inserted'] > 1000 and w['custacc_inserted'] + w['orders_inserted'] == $((c1 - c0 + o1 - o0)) and d['totals']['errors'] == 0)(d['workload_metrics'])" | grep -q True || fail "insert-only figures: +$((c1 - c0 + o1 - o0)) rows; $(json "$TMP/ins.json" "d['workload_metrics'], d['totals']")"
 # the storage figures: raw XML per table equals the documents' bytes; sizes from dbstat

@@ -51,7 +51,7 @@ json "$TMP/s3/p002-conn.cache_size=-8000-r1.json" "d['server']['settings']['cach
 # labelled values: --vary db=hdd:URL,ssd:URL runs each URL and names the series by label
 # (file names, params, experiment.json, the report and compare), keeping the URLs
 cp "$TMP/w.db" "$TMP/v.db"
-"$DBGAUGE" sweep -w tpcb:select-only --vary "db=hdd:sqlite:$TMP/w.db,ssd:sqlite:$TMP/v.db" -T 1s -o "$TMP/s4" -q > "$TMP/out4"
+"$DBGAUGE" sweep -w tpcb:select-only --vary "db=hdd:sqlite:$TMP/w.db,ssd:sqlite:$TMP/v.db" -t 200 -o "$TMP/s4" -q > "$TMP/out4"
 [ -f "$TMP/s4/p001-db=hdd-r1.json" ] && [ -f "$TMP/s4/p002-db=ssd-r1.json" ] || fail "labelled file names: $(ls "$TMP/s4")"
 json "$TMP/s4/p002-db=ssd-r1.json" "d['sweep']['params'] == {'db': 'ssd'} and d['sweep']['values'] == {'db': 'sqlite:$TMP/v.db'} and d['run']['db'] == 'sqlite:$TMP/v.db'" | grep -q True || fail "labelled point"
 json "$TMP/s4/experiment.json" "d['parameters'][0]['values'] == ['hdd', 'ssd'] and d['parameters'][0]['labels'] == {'hdd': 'sqlite:$TMP/w.db', 'ssd': 'sqlite:$TMP/v.db'}" | grep -q True || fail "labelled index"
