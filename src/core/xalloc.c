@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void oom(void)
 {
@@ -71,4 +72,18 @@ void *xaligned_zalloc(size_t align, size_t n)
         oom();
     memset(p, 0, n);
     return p;
+}
+
+void *xpages_zalloc(size_t n)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        oom();
+    return p;
+}
+
+void xpages_free(void *p, size_t n)
+{
+    if (p)
+        munmap(p, n ? n : 1);
 }

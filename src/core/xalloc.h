@@ -18,5 +18,10 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Memory aligned to `align` (a power of two, multiple of sizeof(void *)), zeroed; free with free(). */
 void *xaligned_zalloc(size_t align, size_t n);
+/* Zeroed memory of its own pages (an anonymous mapping), for large arrays of which much
+ * may stay unused: untouched pages cost nothing, where a malloc'ed array is zeroed and
+ * so resident at once. Page-aligned. Free with xpages_free(p, n). */
+void *xpages_zalloc(size_t n);
+void xpages_free(void *p, size_t n);
 
 #endif

@@ -117,6 +117,11 @@ static inline bool stop_requested(void)
  * (at 1,000 terminals that was 100 KB each). A busy terminal fills it and empties it
  * into its own histograms itself, 128 values at a time. */
 #define PENDING_MAX 128
+/* A pending latency is one word: the transaction type above PENDING_NS_BITS, the
+ * nanoseconds below (78 hours; a longer one goes into the histogram at once). */
+#define PENDING_NS_BITS 48
+#define PENDING_NS_MAX ((UINT64_C(1) << PENDING_NS_BITS) - 1)
+#define PENDING_TYPES (1 << (64 - PENDING_NS_BITS))
 
 typedef struct slot {
     dg_txstats *tx;       /* [ntx] */
@@ -124,15 +129,24 @@ typedef struct slot {
     uint64_t reconnects;
     int64_t downtime_ns;
     int npending;
-    int32_t pending_type[PENDING_MAX];
-    int64_t pending_ns[PENDING_MAX];
+    uint64_t pending[PENDING_MAX]; /* last: a thinking terminal touches only its start */
 } slot;
+
+static inline int pending_type(uint64_t p)
+{
+    return (int)(p >> PENDING_NS_BITS);
+}
+
+static inline int64_t pending_ns(uint64_t p)
+{
+    return (int64_t)(p & PENDING_NS_MAX);
+}
 
 /* A terminal's own (full) slot: its pending latencies into its histograms. */
 static void fold_pending(slot *s)
 {
     for (int k = 0; k < s->npending; k++)
-        dg_hist_record(&s->tx[s->pending_type[k]].lat, s->pending_ns[k]);
+        dg_hist_record(&s->tx[pending_type(s->pending[k])].lat, pending_ns(s->pending[k]));
     s->npending = 0;
 }
 
@@ -143,7 +157,6 @@ typedef struct run run;
  * shares a line with another terminal's. */
 typedef struct terminal {
     alignas(64) dg_phaser ph; /* first: written on every record */
-    slot slots[2];
     int id;
     run *r;
     dg_conn *conn;
@@ -165,7 +178,10 @@ typedef struct terminal {
     dg_drain_stats *drain;    /* [type]: completions after the deadline (this thread's) */
     uint64_t *hist_block;     /* the counters of both slots' histograms, one mapping */
     int init_rc;
-    dg_err init_err;
+    dg_err *init_err;         /* why it could not start (allocated then) */
+    /* Last, and the array of terminals in pages of its own: what a terminal never
+     * touches (most of its pending buffers, with think time) never becomes memory. */
+    slot slots[2];
 } terminal;
 static_assert(alignof(terminal) == 64 && sizeof(terminal) % 64 == 0,
               "terminals must not share cache lines");
@@ -394,6 +410,19 @@ static void release_stack(void)
 #endif
 }
 
+/* The first session; its error, if any, kept in the terminal. Not inlined: the error
+ * buffer is on this frame, gone before the loop's sleeps (a fiber's resident stack). */
+static __attribute__((noinline)) int start_session(terminal *t)
+{
+    dg_err e = {0};
+    int rc = open_session(t, &e);
+    if (rc) {
+        t->init_err = xmalloc(sizeof *t->init_err);
+        *t->init_err = e;
+    }
+    return rc;
+}
+
 static void *terminal_main(void *arg)
 {
     terminal *t = arg;
@@ -401,7 +430,7 @@ static void *terminal_main(void *arg)
     const dg_run_config *cfg = r->cfg;
     int64_t last_end = 0; /* when its last transaction completed */
 
-    t->init_rc = open_session(t, &t->init_err);
+    t->init_rc = start_session(t);
     release_stack();
     if (t->init_rc)
         atomic_store(&r->start_failed, true);
@@ -525,8 +554,11 @@ static void *terminal_main(void *arg)
         if (rc == 0) {
             if (s->npending == PENDING_MAX)
                 fold_pending(s);
-            s->pending_type[s->npending] = type;
-            s->pending_ns[s->npending++] = now - intended;
+            uint64_t ns = (uint64_t)(now - intended);
+            if (ns <= PENDING_NS_MAX)
+                s->pending[s->npending++] = (uint64_t)type << PENDING_NS_BITS | ns;
+            else
+                dg_hist_record(&ts->lat, (int64_t)ns);
             ts->count++;
             ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
             if (paced)
@@ -776,7 +808,7 @@ static void harvest(run *r, interval_acc *iv)
             }
         }
         for (int j = 0; j < s->npending; j++) /* counted above, latencies here */
-            dg_hist_record(&iv->tx[s->pending_type[j]].lat, s->pending_ns[j]);
+            dg_hist_record(&iv->tx[pending_type(s->pending[j])].lat, pending_ns(s->pending[j]));
         s->npending = 0;
         dg_hist_merge(&iv->lag, &s->lag);
         dg_hist_reset(&s->lag);
@@ -884,6 +916,9 @@ static int init_stats(dg_run_stats *o, int ntx)
 
 int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err *err)
 {
+    if (wl->ntx > PENDING_TYPES)
+        return dg_err_fail(err, DG_E_INVAL, "%d transaction types: at most %d", wl->ntx,
+                           PENDING_TYPES);
     int rc = init_stats(out, wl->ntx);
     if (rc)
         return dg_err_fail(err, rc, "out of memory for statistics");
@@ -914,7 +949,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     pthread_cond_init(&r.go_cond, NULL);
 
     int n = cfg->terminals;
-    r.terms = xaligned_zalloc(64, sizeof(terminal) * (size_t)n);
+    r.terms = xpages_zalloc(sizeof(terminal) * (size_t)n);
     interval_acc iv;
     memset(&iv, 0, sizeof iv);
     iv.tx = xcalloc((size_t)r.ntx, sizeof *iv.tx);
@@ -981,7 +1016,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
             for (int k = 0; k < n; k++) {
                 if (r.terms[k].init_rc) {
                     if (err)
-                        *err = r.terms[k].init_err;
+                        *err = *r.terms[k].init_err;
                     rc = r.terms[k].init_rc;
                     break;
                 }
@@ -1138,13 +1173,14 @@ cleanup:
         dg_hist_block_unmap(r.terms[k].hist_block, 2 * (r.ntx + 1));
         pthread_mutex_destroy(&r.terms[k].down_lock);
         free(r.terms[k].drain);
+        free(r.terms[k].init_err);
     }
     for (int i = 0; i < r.ntx; i++)
         dg_txstats_destroy(&iv.tx[i]);
     free(iv.tx);
     dg_txstats_destroy(&iv.all);
     dg_hist_destroy(&iv.lag);
-    free(r.terms);
+    xpages_free(r.terms, sizeof(terminal) * (size_t)n);
     free(r.cum_weight);
     pthread_mutex_destroy(&r.err_lock);
     dg_run_clear_stop();

@@ -148,6 +148,13 @@ struct dg_sched {
 
 static _Thread_local dg_sched *t_sched;
 
+/* A sleep this long (think time, keying time) first gives back the stack pages below
+ * the sleeper's frame: a transaction's calls went deeper than the loop sleeps, and a
+ * thousand thinking fibers would each keep that depth resident. One madvise per think,
+ * and the pages fault back in on the next transaction; a short sleep skips both. */
+#define TRIM_SLEEP_NS (10 * DG_NS_PER_MS)
+#define TRIM_MARGIN 512 /* bytes kept below trim_stack's frame */
+
 enum { FD_NONE = 0, FD_INPUT, FD_ONESHOT, FD_DISARMED }; /* what epoll holds for a descriptor */
 
 /* ---- the heap --------------------------------------------------------------------------- */
@@ -324,6 +331,8 @@ static int wait_fd(void *ctx, int fd, int events, int64_t deadline_ns)
     return f->result;
 }
 
+static void trim_stack(void *ctx);
+
 static void sleep_until(void *ctx, int64_t deadline_ns)
 {
     dg_sched *s = ctx;
@@ -335,8 +344,11 @@ static void sleep_until(void *ctx, int64_t deadline_ns)
         dg_waiter_set(w);
         return;
     }
-    if (deadline_ns <= dg_now_ns())
+    int64_t now = dg_now_ns();
+    if (deadline_ns <= now)
         return;
+    if (deadline_ns - now >= TRIM_SLEEP_NS)
+        trim_stack(s);
     f->sleeping = true;
     f->deadline = deadline_ns;
     heap_push(s, f);
@@ -363,10 +375,15 @@ static void trim_stack(void *ctx)
     dg_sched *s = ctx;
     if (!s->cur)
         return;
-    volatile char here;
+    /* the frame's address, not a local's: under AddressSanitizer locals may live on a
+     * fake stack elsewhere */
+    uintptr_t here = (uintptr_t)__builtin_frame_address(0);
     uintptr_t lo = (uintptr_t)(s->cur->map + s->page);
-    uintptr_t to = ((uintptr_t)&here - s->page) & ~(uintptr_t)(s->page - 1); /* madvise's frame */
-    if (to > lo)
+    uintptr_t top = (uintptr_t)(s->cur->map + s->cur->map_bytes);
+    /* below here only madvise's own frame (a return address and a few words: the call
+     * itself runs in the kernel); the page holding it and everything above stay */
+    uintptr_t to = (here - TRIM_MARGIN) & ~(uintptr_t)(s->page - 1);
+    if (here < top && to > lo)
         madvise((void *)lo, to - lo, MADV_DONTNEED);
 }
 

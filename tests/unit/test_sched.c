@@ -12,6 +12,8 @@
 #include "runner/sched.h"
 
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define STACK (64 * 1024)
@@ -306,6 +308,62 @@ static void test_kick(void)
     dg_sched_free(c.s);
 }
 
+/* ---- a long sleep gives back the stack below it ----------------------------------------------- */
+
+static int resident_pages_below(char *low, char *frame)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t hi = ((uintptr_t)frame & ~(uintptr_t)(page - 1)) - page; /* below frame's page */
+    if (hi <= (uintptr_t)low)
+        return 0;
+    size_t n = (hi - (uintptr_t)low) / page;
+    unsigned char vec[64];
+    if (n > sizeof vec)
+        n = sizeof vec;
+    char *from = (char *)hi - n * page;
+    if (mincore(from, n * page, vec) != 0)
+        return -1;
+    int r = 0;
+    for (size_t i = 0; i < n; i++)
+        r += vec[i] & 1;
+    return r;
+}
+
+static __attribute__((noinline)) int go_deep(int depth)
+{
+    volatile char buf[4096];
+    for (size_t i = 0; i < sizeof buf; i += 512)
+        buf[i] = (char)depth;
+    return depth > 0 ? go_deep(depth - 1) + buf[0] : buf[0];
+}
+
+static int trim_short, trim_long;
+
+static void trim_fiber(void *p)
+{
+    (void)p;
+    volatile char here = 0;
+    char *low = dg_sched_stack_low();
+    go_deep(8); /* some 36 KB below this frame */
+    dg_sleep_ns(DG_NS_PER_MS); /* short: the pages stay */
+    trim_short = resident_pages_below(low, (char *)&here);
+    go_deep(8);
+    dg_sleep_ns(30 * DG_NS_PER_MS); /* a think time: they go */
+    trim_long = resident_pages_below(low, (char *)&here);
+}
+
+static void test_trim_on_sleep(void)
+{
+    dg_sched *s = dg_sched_new(1, STACK);
+    DG_CHECK_INT(dg_sched_spawn(s, trim_fiber, NULL), 0);
+    dg_sched_run(s);
+    DG_CHECK_INT(trim_long, 0);
+#if !defined(__SANITIZE_ADDRESS__)
+    DG_CHECK(trim_short > 4); /* so it was the long sleep that gave them back */
+#endif
+    dg_sched_free(s);
+}
+
 /* ---- many fibers -------------------------------------------------------------------------- */
 
 #define MANY 2000
@@ -343,5 +401,6 @@ int main(void)
     DG_RUN(test_queued);
     DG_RUN(test_kick);
     DG_RUN(test_many);
+    DG_RUN(test_trim_on_sleep);
     DG_TEST_END();
 }
