@@ -49,7 +49,7 @@
  * takes the last partial block). The load runs in its own SNAPSHOT transaction,
  * committed every BULK_COMMIT_ROWS rows so that no transaction grows without bound.
  *
- * Statistics: isc_database_info (the database class: a page cache shared by all
+ * Statistics: dg_fb.isc_database_info (the database class: a page cache shared by all
  * attachments in SuperServer, one per attachment in Classic and SuperClassic; the
  * engine's version; an attachment's own page fetches and reads), and the MON$ tables,
  * read in a short read-only snapshot transaction of their own because Firebird takes a
@@ -68,13 +68,13 @@
  */
 #include "backend/backend.h"
 #include "backend/dialect.h"
+#include "backend/firebird_api.h"
 
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
 #include <errno.h>
-#include <ibase.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -369,7 +369,7 @@ static int fill_error(fb_conn *c, const char *what, const char *inflight, dg_err
     char part[512];
     for (;;) {
         bool skip = pv[0] == isc_arg_gds && pv[1] == isc_concurrent_transaction;
-        if (fb_interpret(part, sizeof part, &pv) <= 0)
+        if (dg_fb.fb_interpret(part, sizeof part, &pv) <= 0)
             break;
         size_t pl = strlen(part);
         while (pl > 0 && (part[pl - 1] == '.' || part[pl - 1] == ' '))
@@ -384,7 +384,7 @@ static int fill_error(fb_conn *c, const char *what, const char *inflight, dg_err
     if (!msg[0])
         snprintf(msg, sizeof msg, "unknown Firebird error");
     char state[6] = "";
-    fb_sqlstate(state, sv);
+    dg_fb.fb_sqlstate(state, sv);
     int code = (int)sv[1];
     dg_errclass cls = classify(sv, state);
     if (cls == DG_EC_CONN_LOST && inflight) {
@@ -524,8 +524,8 @@ static void tx_abandon(isc_tr_handle *t)
     if (!*t)
         return;
     ISC_STATUS_ARRAY l;
-    if (isc_rollback_transaction(l, t))
-        fb_disconnect_transaction(l, t);
+    if (dg_fb.isc_rollback_transaction(l, t))
+        dg_fb.fb_disconnect_transaction(l, t);
     *t = 0;
 }
 
@@ -533,7 +533,7 @@ static void cursor_close(fb_stmt *s)
 {
     if (s->cursor_open) {
         ISC_STATUS_ARRAY l;
-        isc_dsql_free_statement(l, &s->h, DSQL_close);
+        dg_fb.isc_dsql_free_statement(l, &s->h, DSQL_close);
         s->cursor_open = false;
     }
     s->txp = NULL;
@@ -551,7 +551,7 @@ static void cursors_close(fb_conn *c, int txk)
 
 static int tx_start(fb_conn *c, isc_tr_handle *t, const char *tpb, short len, dg_err *err)
 {
-    if (isc_start_transaction(c->sv, t, 1, &c->db, (unsigned short)len, tpb))
+    if (dg_fb.isc_start_transaction(c->sv, t, 1, &c->db, (unsigned short)len, tpb))
         return fill_error(c, "cannot start a transaction", NULL, err);
     return 0;
 }
@@ -566,7 +566,7 @@ static int auto_end(fb_conn *c, bool commit, dg_err *err)
     if (!c->auto_tx)
         return 0;
     if (commit) {
-        if (isc_commit_transaction(c->sv, &c->auto_tx)) {
+        if (dg_fb.isc_commit_transaction(c->sv, &c->auto_tx)) {
             int rc = fill_error(c, "commit", "statement", err);
             tx_abandon(&c->auto_tx);
             return rc;
@@ -601,16 +601,16 @@ static void read_db_info(fb_conn *c)
     char buf[512];
     c->db_class = -1;
     c->build[0] = '\0';
-    if (isc_database_info(c->sv, &c->db, sizeof items, items, sizeof buf, buf))
+    if (dg_fb.isc_database_info(c->sv, &c->db, sizeof items, items, sizeof buf, buf))
         return;
     for (const char *p = buf; p < buf + sizeof buf - 3 && *p != isc_info_end;) {
         char item = *p;
-        short len = (short)isc_vax_integer(p + 1, 2);
+        short len = (short)dg_fb.isc_vax_integer(p + 1, 2);
         const char *d = p + 3;
         if (len < 0 || d + len > buf + sizeof buf)
             break;
         if (item == isc_info_db_class) {
-            c->db_class = (int)isc_vax_integer(d, len);
+            c->db_class = (int)dg_fb.isc_vax_integer(d, len);
         } else if (item == isc_info_firebird_version && len > 2) {
             /* a count, then (length, text) pairs: the first is the engine's */
             int sl = (unsigned char)d[1];
@@ -650,7 +650,7 @@ static int open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
     if (dpb.overflow)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "Firebird connection parameters are too long");
-    if (isc_attach_database(c->sv, 0, c->target, db, (short)dpb.n, dpb.buf)) {
+    if (dg_fb.isc_attach_database(c->sv, 0, c->target, db, (short)dpb.n, dpb.buf)) {
         int rc = fill_error(c, NULL, NULL, err);
         if (err) {
             err->cls = classify_connect(c->sv, err->sqlstate);
@@ -682,7 +682,7 @@ static void drop_session(fb_conn *c)
     tx_abandon(&c->ro_tx);
     if (c->db) {
         ISC_STATUS_ARRAY l;
-        isc_detach_database(l, &c->db);
+        dg_fb.isc_detach_database(l, &c->db);
         c->db = 0; /* a dead attachment's handle may stay behind in the client: dropped */
     }
 }
@@ -713,12 +713,12 @@ static void fb_close(dg_conn *conn)
     tx_abandon(&c->tx);
     if (c->ro_tx) {
         ISC_STATUS_ARRAY l;
-        if (isc_commit_transaction(l, &c->ro_tx))
+        if (dg_fb.isc_commit_transaction(l, &c->ro_tx))
             tx_abandon(&c->ro_tx);
     }
     if (c->db) {
         ISC_STATUS_ARRAY l;
-        isc_detach_database(l, &c->db);
+        dg_fb.isc_detach_database(l, &c->db);
     }
     free(c->user);
     free(c->password);
@@ -734,6 +734,9 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "Firebird URL needs a database: firebird://user:pass@host:port//abs/path.fdb "
                           "or firebird:PATH");
+    int lrc = dg_fb_api_load(err);
+    if (lrc)
+        return lrc;
     fb_conn *c = xcalloc(1, sizeof *c);
     int rc = 0;
     fb_opts *o = &c->o;
@@ -947,7 +950,7 @@ static void stmt_destroy(fb_stmt *s)
     cursor_close(s);
     if (s->h) {
         ISC_STATUS_ARRAY l;
-        isc_dsql_free_statement(l, &s->h, DSQL_drop);
+        dg_fb.isc_dsql_free_statement(l, &s->h, DSQL_drop);
     }
     if (s->prev)
         s->prev->next = s->next;
@@ -972,12 +975,12 @@ static int stmt_info_type(fb_conn *c, fb_stmt *s, dg_err *err)
 {
     static const char item[] = {isc_info_sql_stmt_type};
     char buf[16];
-    if (isc_dsql_sql_info(c->sv, &s->h, sizeof item, item, sizeof buf, buf))
+    if (dg_fb.isc_dsql_sql_info(c->sv, &s->h, sizeof item, item, sizeof buf, buf))
         return fill_error(c, NULL, NULL, err);
     if (buf[0] != isc_info_sql_stmt_type)
         return dg_err_fail(err, DG_E_DB, "Firebird did not report the statement type");
-    short len = (short)isc_vax_integer(buf + 1, 2);
-    s->type = (int)isc_vax_integer(buf + 3, len);
+    short len = (short)dg_fb.isc_vax_integer(buf + 1, 2);
+    s->type = (int)dg_fb.isc_vax_integer(buf + 3, len);
     return 0;
 }
 
@@ -1007,12 +1010,12 @@ static int stmt_prepare(fb_conn *c, const char *sql, fb_stmt **out, dg_err *err)
             goto fail;
         txp = &c->ro_tx;
     }
-    if (isc_dsql_allocate_statement(c->sv, &c->db, &s->h)) {
+    if (dg_fb.isc_dsql_allocate_statement(c->sv, &c->db, &s->h)) {
         rc = fill_error(c, NULL, NULL, err);
         goto fail;
     }
     s->out = sqlda_new(16);
-    if (isc_dsql_prepare(c->sv, txp, &s->h, 0, s->base.sql, SQL_DIALECT, s->out)) {
+    if (dg_fb.isc_dsql_prepare(c->sv, txp, &s->h, 0, s->base.sql, SQL_DIALECT, s->out)) {
         rc = fill_error(c, NULL, NULL, err);
         goto fail;
     }
@@ -1020,7 +1023,7 @@ static int stmt_prepare(fb_conn *c, const char *sql, fb_stmt **out, dg_err *err)
         int k = s->out->sqld;
         free(s->out);
         s->out = sqlda_new(k);
-        if (isc_dsql_describe(c->sv, &s->h, SQL_DIALECT, s->out)) {
+        if (dg_fb.isc_dsql_describe(c->sv, &s->h, SQL_DIALECT, s->out)) {
             rc = fill_error(c, NULL, NULL, err);
             goto fail;
         }
@@ -1030,7 +1033,7 @@ static int stmt_prepare(fb_conn *c, const char *sql, fb_stmt **out, dg_err *err)
         goto fail;
     s->rw = needs_write_tx(s->base.sql);
     s->in = sqlda_new(16);
-    if (isc_dsql_describe_bind(c->sv, &s->h, SQL_DIALECT, s->in)) {
+    if (dg_fb.isc_dsql_describe_bind(c->sv, &s->h, SQL_DIALECT, s->in)) {
         rc = fill_error(c, NULL, NULL, err);
         goto fail;
     }
@@ -1038,7 +1041,7 @@ static int stmt_prepare(fb_conn *c, const char *sql, fb_stmt **out, dg_err *err)
         int k = s->in->sqld;
         free(s->in);
         s->in = sqlda_new(k);
-        if (isc_dsql_describe_bind(c->sv, &s->h, SQL_DIALECT, s->in)) {
+        if (dg_fb.isc_dsql_describe_bind(c->sv, &s->h, SQL_DIALECT, s->in)) {
             rc = fill_error(c, NULL, NULL, err);
             goto fail;
         }
@@ -1090,20 +1093,20 @@ static int put_blob(fb_conn *c, isc_tr_handle *txp, ISC_QUAD *id, const char *p,
                     dg_err *err)
 {
     isc_blob_handle bh = 0;
-    if (isc_create_blob2(c->sv, &c->db, txp, &bh, id, 0, NULL))
+    if (dg_fb.isc_create_blob2(c->sv, &c->db, txp, &bh, id, 0, NULL))
         return fill_error(c, "writing a blob", NULL, err);
     while (len > 0) {
         unsigned short k = (unsigned short)(len > 32768 ? 32768 : len);
-        if (isc_put_segment(c->sv, &bh, k, p)) {
+        if (dg_fb.isc_put_segment(c->sv, &bh, k, p)) {
             int rc = fill_error(c, "writing a blob", NULL, err);
             ISC_STATUS_ARRAY l;
-            isc_cancel_blob(l, &bh);
+            dg_fb.isc_cancel_blob(l, &bh);
             return rc;
         }
         p += k;
         len -= k;
     }
-    if (isc_close_blob(c->sv, &bh))
+    if (dg_fb.isc_close_blob(c->sv, &bh))
         return fill_error(c, "writing a blob", NULL, err);
     return 0;
 }
@@ -1186,7 +1189,7 @@ static int stmt_run(fb_stmt *s, const dg_value *params, isc_tr_handle *txp, int 
         return rc;
     s->affected = -2;
     if (s->type == isc_info_sql_stmt_select || s->type == isc_info_sql_stmt_select_for_upd) {
-        if (isc_dsql_execute(c->sv, txp, &s->h, SQL_DIALECT, s->in))
+        if (dg_fb.isc_dsql_execute(c->sv, txp, &s->h, SQL_DIALECT, s->in))
             return fill_error(c, NULL, NULL, err);
         s->cursor_open = true;
         s->txk = txk;
@@ -1194,14 +1197,14 @@ static int stmt_run(fb_stmt *s, const dg_value *params, isc_tr_handle *txp, int 
         return 0;
     }
     if (s->nout > 0) {
-        if (isc_dsql_execute2(c->sv, txp, &s->h, SQL_DIALECT, s->in, s->out))
+        if (dg_fb.isc_dsql_execute2(c->sv, txp, &s->h, SQL_DIALECT, s->in, s->out))
             return fill_error(c, NULL, NULL, err);
         s->pending = true;
         s->txk = txk;
         s->txp = txp;
         return 0;
     }
-    if (isc_dsql_execute(c->sv, txp, &s->h, SQL_DIALECT, s->in))
+    if (dg_fb.isc_dsql_execute(c->sv, txp, &s->h, SQL_DIALECT, s->in))
         return fill_error(c, NULL, NULL, err);
     return 0;
 }
@@ -1213,7 +1216,7 @@ static int read_blob(fb_stmt *s, fb_col *col, dg_err *err)
     ISC_QUAD id;
     memcpy(&id, col->data, sizeof id);
     col->text_len = 0;
-    if (isc_open_blob2(c->sv, &c->db, s->txp, &bh, &id, 0, NULL)) {
+    if (dg_fb.isc_open_blob2(c->sv, &c->db, s->txp, &bh, &id, 0, NULL)) {
         int rc = fill_error(c, "reading a blob", NULL, err);
         /* The row was read a moment ago in this transaction, so its blob existed: in READ
          * COMMITTED a concurrent transaction that replaced the document and committed lets
@@ -1231,7 +1234,7 @@ static int read_blob(fb_stmt *s, fb_col *col, dg_err *err)
         }
         size_t room = col->text_cap - col->text_len - 1;
         unsigned short got = 0;
-        ISC_STATUS r = isc_get_segment(c->sv, &bh, &got, (unsigned short)(room > 65535 ? 65535 : room),
+        ISC_STATUS r = dg_fb.isc_get_segment(c->sv, &bh, &got, (unsigned short)(room > 65535 ? 65535 : room),
                                        col->text + col->text_len);
         if (r == 0 || r == isc_segment) {
             col->text_len += got;
@@ -1241,11 +1244,11 @@ static int read_blob(fb_stmt *s, fb_col *col, dg_err *err)
             break;
         int rc = fill_error(c, "reading a blob", NULL, err);
         ISC_STATUS_ARRAY l;
-        isc_close_blob(l, &bh);
+        dg_fb.isc_close_blob(l, &bh);
         return rc;
     }
     col->text[col->text_len] = '\0';
-    if (isc_close_blob(c->sv, &bh))
+    if (dg_fb.isc_close_blob(c->sv, &bh))
         return fill_error(c, "reading a blob", NULL, err);
     return 0;
 }
@@ -1270,16 +1273,16 @@ static int64_t query_affected(fb_stmt *s)
     fb_conn *c = conn_of(s);
     static const char item[] = {isc_info_sql_records};
     char buf[64];
-    if (isc_dsql_sql_info(c->sv, &s->h, sizeof item, item, sizeof buf, buf) || buf[0] != isc_info_sql_records)
+    if (dg_fb.isc_dsql_sql_info(c->sv, &s->h, sizeof item, item, sizeof buf, buf) || buf[0] != isc_info_sql_records)
         return -1;
-    int total = (int)isc_vax_integer(buf + 1, 2);
+    int total = (int)dg_fb.isc_vax_integer(buf + 1, 2);
     int64_t n = 0;
     for (const char *p = buf + 3; p < buf + 3 + total && p + 3 <= buf + sizeof buf && *p != isc_info_end;) {
         char it = p[0];
-        short len = (short)isc_vax_integer(p + 1, 2);
+        short len = (short)dg_fb.isc_vax_integer(p + 1, 2);
         if (p + 3 + len > buf + sizeof buf)
             break;
-        int64_t v = isc_vax_integer(p + 3, len);
+        int64_t v = dg_fb.isc_vax_integer(p + 3, len);
         if (it == isc_info_req_insert_count || it == isc_info_req_update_count ||
             it == isc_info_req_delete_count)
             n += v;
@@ -1368,7 +1371,7 @@ static int fb_fetch(dg_stmt *stmt, dg_err *err)
     }
     if (!s->cursor_open)
         return 0;
-    ISC_STATUS r = isc_dsql_fetch(c->sv, &s->h, SQL_DIALECT, s->out);
+    ISC_STATUS r = dg_fb.isc_dsql_fetch(c->sv, &s->h, SQL_DIALECT, s->out);
     int rc = 0;
     if (r == 0) {
         if (!s->has_blobs || (rc = load_blobs(s, err)) == 0)
@@ -1435,20 +1438,20 @@ static void fb_column(dg_stmt *stmt, int i, dg_value *out)
         if (col->kind == COL_TIMESTAMP) {
             ISC_TIMESTAMP ts;
             memcpy(&ts, col->data, sizeof ts);
-            isc_decode_timestamp(&ts, &tm);
+            dg_fb.isc_decode_timestamp(&ts, &tm);
             frac = ts.timestamp_time % 10000;
             snprintf(col->text, col->text_cap, "%04d-%02d-%02d %02d:%02d:%02d.%04u", tm.tm_year + 1900,
                      tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
         } else if (col->kind == COL_DATE) {
             ISC_DATE d;
             memcpy(&d, col->data, sizeof d);
-            isc_decode_sql_date(&d, &tm);
+            dg_fb.isc_decode_sql_date(&d, &tm);
             snprintf(col->text, col->text_cap, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1,
                      tm.tm_mday);
         } else {
             ISC_TIME t;
             memcpy(&t, col->data, sizeof t);
-            isc_decode_sql_time(&t, &tm);
+            dg_fb.isc_decode_sql_time(&t, &tm);
             frac = t % 10000;
             snprintf(col->text, col->text_cap, "%02d:%02d:%02d.%04u", tm.tm_hour, tm.tm_min,
                      tm.tm_sec, frac);
@@ -1495,14 +1498,14 @@ static int fb_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
     fb_conn *c = (fb_conn *)conn;
     if (c->tx) {
-        if (isc_dsql_execute_immediate(c->sv, &c->db, &c->tx, 0, sql, SQL_DIALECT, NULL))
+        if (dg_fb.isc_dsql_execute_immediate(c->sv, &c->db, &c->tx, 0, sql, SQL_DIALECT, NULL))
             return fill_error(c, NULL, NULL, err);
         return 0;
     }
     int rc = auto_begin(c, true, err);
     if (rc)
         return rc;
-    if (isc_dsql_execute_immediate(c->sv, &c->db, &c->auto_tx, 0, sql, SQL_DIALECT, NULL)) {
+    if (dg_fb.isc_dsql_execute_immediate(c->sv, &c->db, &c->auto_tx, 0, sql, SQL_DIALECT, NULL)) {
         rc = fill_error(c, NULL, NULL, err);
         auto_end(c, false, NULL);
         return rc;
@@ -1539,7 +1542,7 @@ static int fb_commit(dg_conn *conn, dg_err *err)
     if (!c->tx)
         return 0;
     cursors_close(c, TXK_EXPLICIT);
-    if (isc_commit_transaction(c->sv, &c->tx)) {
+    if (dg_fb.isc_commit_transaction(c->sv, &c->tx)) {
         int rc = fill_error(c, "commit", "COMMIT", err);
         tx_abandon(&c->tx);
         return rc;
@@ -1553,7 +1556,7 @@ static int fb_rollback(dg_conn *conn, dg_err *err)
     if (!c->tx)
         return 0;
     cursors_close(c, TXK_EXPLICIT);
-    if (isc_rollback_transaction(c->sv, &c->tx)) {
+    if (dg_fb.isc_rollback_transaction(c->sv, &c->tx)) {
         int rc = fill_error(c, "rollback", NULL, err);
         tx_abandon(&c->tx);
         return rc;
@@ -1657,7 +1660,7 @@ fail:
 static int bulk_slice(fb_bulk *b, dg_err *err)
 {
     fb_conn *c = (fb_conn *)b->base.conn;
-    if (isc_commit_transaction(c->sv, &b->tx)) {
+    if (dg_fb.isc_commit_transaction(c->sv, &b->tx)) {
         int rc = fill_error(c, "bulk load: commit", "COMMIT", err);
         tx_abandon(&b->tx);
         return rc;
@@ -1738,7 +1741,7 @@ static int fb_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
         b->ins->txp = NULL;
     }
     if (commit && rc == 0) {
-        if (isc_commit_transaction(c->sv, &b->tx))
+        if (dg_fb.isc_commit_transaction(c->sv, &b->tx))
             rc = fill_error(c, "bulk load: commit", "COMMIT", err);
     }
     tx_abandon(&b->tx);
@@ -1766,14 +1769,14 @@ static int query_row(fb_conn *c, fb_stmt **cache, const char *sql, const dg_valu
         return rc;
     rc = stmt_run(s, params, &t, TXK_LOCAL, err);
     if (rc == 0) {
-        ISC_STATUS r = isc_dsql_fetch(c->sv, &s->h, SQL_DIALECT, s->out);
+        ISC_STATUS r = dg_fb.isc_dsql_fetch(c->sv, &s->h, SQL_DIALECT, s->out);
         if (r == 100)
             rc = dg_err_fail(err, DG_E_NOTFOUND, "no row from: %s", sql);
         else if (r)
             rc = fill_error(c, NULL, NULL, err);
     }
     cursor_close(s);
-    if (rc == 0 && isc_commit_transaction(c->sv, &t))
+    if (rc == 0 && dg_fb.isc_commit_transaction(c->sv, &t))
         rc = fill_error(c, NULL, NULL, err);
     tx_abandon(&t);
     return rc;
@@ -1839,13 +1842,13 @@ static void fb_conn_cache_stats(dg_conn *conn, int64_t *hits, int64_t *misses)
     int64_t fetches = -1, reads = -1;
     *hits = *misses = -1;
     if (c->db_class == isc_info_db_class_server_access ||
-        isc_database_info(c->sv, &c->db, sizeof items, items, sizeof buf, buf))
+        dg_fb.isc_database_info(c->sv, &c->db, sizeof items, items, sizeof buf, buf))
         return;
     for (const char *p = buf; p < buf + sizeof buf - 3 && *p != isc_info_end;) {
-        short len = (short)isc_vax_integer(p + 1, 2);
+        short len = (short)dg_fb.isc_vax_integer(p + 1, 2);
         if (len < 0 || p + 3 + len > buf + sizeof buf)
             break;
-        int64_t v = isc_vax_integer(p + 3, len);
+        int64_t v = dg_fb.isc_vax_integer(p + 3, len);
         if (*p == isc_info_fetches)
             fetches = v;
         else if (*p == isc_info_reads)
@@ -1863,12 +1866,12 @@ static int64_t attachment_id(fb_conn *c, isc_db_handle *db)
 {
     static const char items[] = {isc_info_attachment_id, isc_info_end};
     char buf[32];
-    if (isc_database_info(c->sv, db, sizeof items, items, sizeof buf, buf) || buf[0] != isc_info_attachment_id)
+    if (dg_fb.isc_database_info(c->sv, db, sizeof items, items, sizeof buf, buf) || buf[0] != isc_info_attachment_id)
         return -1;
-    short len = (short)isc_vax_integer(buf + 1, 2);
+    short len = (short)dg_fb.isc_vax_integer(buf + 1, 2);
     if (len <= 0 || len > 8)
         return -1;
-    return (int64_t)isc_vax_integer(buf + 3, len);
+    return (int64_t)dg_fb.isc_vax_integer(buf + 3, len);
 }
 
 /* A database class of "classic access" (a page cache per attachment) is served either by
@@ -1899,7 +1902,7 @@ static const char *classic_or_superclassic(fb_conn *c)
     }
     stmt_destroy(q);
     ISC_STATUS_ARRAY l;
-    isc_detach_database(l, &probe);
+    dg_fb.isc_detach_database(l, &probe);
     return mode;
 }
 
@@ -2048,12 +2051,12 @@ static int fb_object_stats(dg_conn *conn, const char *const *tables, dg_objstat 
         req[rn++] = (char)((opts >> (8 * i)) & 0xff);
 
     isc_svc_handle svc = 0;
-    if (isc_service_attach(c->sv, 0, svcname, &svc, (unsigned short)spb.n, spb.buf) ||
-        isc_service_start(c->sv, &svc, NULL, (unsigned short)rn, req)) {
+    if (dg_fb.isc_service_attach(c->sv, 0, svcname, &svc, (unsigned short)spb.n, spb.buf) ||
+        dg_fb.isc_service_start(c->sv, &svc, NULL, (unsigned short)rn, req)) {
         int rc = fill_error(c, NULL, NULL, err);
         if (svc) {
             ISC_STATUS_ARRAY l;
-            isc_service_detach(l, &svc);
+            dg_fb.isc_service_detach(l, &svc);
         }
         dg_err_prefix(err, "cannot read the database's statistics (gstat)");
         return rc;
@@ -2064,19 +2067,19 @@ static int fb_object_stats(dg_conn *conn, const char *const *tables, dg_objstat 
     dg_strbuf text = DG_STRBUF_INIT;
     int rc = 0;
     for (;;) {
-        if (isc_service_query(c->sv, &svc, NULL, 0, NULL, sizeof items, items, sizeof buf, buf)) {
+        if (dg_fb.isc_service_query(c->sv, &svc, NULL, 0, NULL, sizeof items, items, sizeof buf, buf)) {
             rc = fill_error(c, NULL, NULL, err);
             break;
         }
         if (buf[0] != isc_info_svc_to_eof)
             break;
-        int len = (int)isc_vax_integer(buf + 1, 2);
+        int len = (int)dg_fb.isc_vax_integer(buf + 1, 2);
         if (len <= 0 || len > (int)sizeof buf - 4)
             break; /* nothing more: the end */
         dg_sb_addn(&text, buf + 3, (size_t)len);
     }
     ISC_STATUS_ARRAY l;
-    isc_service_detach(l, &svc);
+    dg_fb.isc_service_detach(l, &svc);
     if (rc) {
         dg_sb_free(&text);
         dg_err_prefix(err, "cannot read the database's statistics (gstat)");
@@ -2215,7 +2218,7 @@ static void fb_interrupt(dg_conn *conn)
 {
     fb_conn *c = (fb_conn *)conn;
     ISC_STATUS_ARRAY st;
-    fb_cancel_operation(st, &c->db, fb_cancel_raise);
+    dg_fb.fb_cancel_operation(st, &c->db, fb_cancel_raise);
 }
 
 static int fb_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)

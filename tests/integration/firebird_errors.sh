@@ -2,6 +2,8 @@
 # Firebird failures as users meet them:
 #   - a wrong password: exit 1, a clear message, and the password nowhere in the output;
 #   - a database file that does not exist: exit 1, the path named;
+#   - a client library that cannot be loaded (DBGAUGE_FBCLIENT naming no file): exit 1,
+#     the file named;
 #   - an update conflict between two SNAPSHOT (REPEATABLE READ) transactions is classified
 #     RETRY: with --max-tries 1 such errors are counted as class "retry", with the default
 #     they are retried, and the row holds exactly one increment per committed transaction;
@@ -31,6 +33,14 @@ expect_exit 1 "$DBGAUGE" run --db "$missing" --workload tpcb:select-only -T 1s -
 grep -q "/tmp/dbgauge-no-such-dir/none.fdb" "$TMP/err" || fail "missing file not named: $(cat "$TMP/err")"
 grep -q "dbgauge:$FB_PASS@" "$TMP/err" && fail "the password shows in the output"
 note "missing database: $(head -n 1 "$TMP/err")"
+
+# the client library is opened by the first connection: one that cannot be loaded is a
+# clear error naming the file, not a failure to start (and the password stays out of it)
+DBGAUGE_FBCLIENT=/nonexistent/libfbclient.so.2 expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb:select-only -T 1s --no-results
+grep -q "cannot load the Firebird client library from /nonexistent/libfbclient.so.2 (set by DBGAUGE_FBCLIENT)" "$TMP/err" \
+  || fail "an unloadable client library: $(cat "$TMP/err")"
+grep -q "dbgauge:$FB_PASS@" "$TMP/err" && fail "the password shows in the output"
+note "client library missing: $(head -n 1 "$TMP/err")"
 
 # update conflicts between SNAPSHOT transactions are RETRY
 fbsql 'RECREATE TABLE dg_conflict (id INTEGER NOT NULL PRIMARY KEY, v INTEGER NOT NULL); COMMIT; INSERT INTO dg_conflict VALUES (1, 0); COMMIT;' >/dev/null

@@ -48,6 +48,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "workload/docs/docs.h"
+#include "workload/docs/xml_api.h"
 #include "workload/workload.h"
 
 #include <libxml/c14n.h>
@@ -1835,7 +1836,10 @@ int main(int argc, char **argv)
     }
     uint64_t seed = strtoull(argv[2], NULL, 10);
     static ctx c; /* large: the statistics and model live here */
-    docs_xml_init();
+    if (docs_xml_load(NULL) != 0) {
+        fprintf(stderr, "dg_docs_tx: cannot load libxml2\n");
+        return 1;
+    }
     setup(&c, argv[1], seed);
     printf("docs: storage %s, %" PRId64 " customers, %d securities, load seed %" PRIu64 "\n",
            c.wl->storage ? c.wl->storage : "?", c.ncust, c.nsec, c.seed);

@@ -9,6 +9,7 @@
  * by local name only. Fixed seeds throughout.
  */
 #include "workload/docs/docs.h"
+#include "workload/docs/xml_api.h"
 
 #include "dgtest.h"
 
@@ -990,7 +991,7 @@ static void test_sizes(void)
 
 int main(void)
 {
-    docs_xml_init();
+    DG_CHECK_INT(docs_xml_load(NULL), 0); /* what docs_open does first */
     DG_RUN(test_symbols);
     DG_RUN(test_sectors_nacct);
     DG_RUN(test_custacc_roundtrip);

@@ -36,6 +36,7 @@
  * split; the original weights were never published). docs:insert-only runs I1 and I2.
  */
 #include "workload/docs/docs.h"
+#include "workload/docs/xml_api.h"
 
 #include "backend/dialect.h"
 #include "core/xalloc.h"
@@ -987,6 +988,9 @@ static const dg_workload_ops docs_ops = {
 static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_workload **out,
                      dg_err *err)
 {
+    int rc = docs_xml_load(err); /* the documents are libxml2's */
+    if (rc)
+        return rc;
     const char *colon = cfg->name ? strchr(cfg->name, ':') : NULL;
     int variant = colon ? V_INSERT_ONLY : V_MIXED; /* dg_workload_open checked the name */
     int nsec = DOCS_SECURITIES;

@@ -12,16 +12,13 @@
  * ("-12.30"). Documents carry no indentation. Thread-safe: no state besides libxml2's.
  */
 #include "workload/docs/docs.h"
+#include "workload/docs/xml_api.h"
 #include "workload/docs/xmlw.h"
 
 #include "core/prng.h"
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlIO.h>
-#include <libxml/xmlwriter.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>

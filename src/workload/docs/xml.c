@@ -15,14 +15,11 @@
  * once.
  */
 #include "workload/docs/docs.h"
+#include "workload/docs/xml_api.h"
 #include "workload/docs/xmlw.h"
 
 #include <ctype.h>
 #include <inttypes.h>
-#include <libxml/parser.h>
-#include <libxml/tree.h>
-#include <libxml/xmlIO.h>
-#include <libxml/xmlwriter.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -32,18 +29,15 @@
 #include <string.h>
 
 
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-
-static void xml_init_once(void)
-{
-    xmlInitParser();
-}
-
 void docs_xml_init(void)
 {
-    pthread_once(&xml_once, xml_init_once);
+    /* docs_open loaded it, with an error for the user when it could not; here it only
+     * must have been */
+    if (docs_xml_load(NULL) != 0) {
+        fputs("dbgauge: error: libxml2 used before the docs workload loaded it\n", stderr);
+        abort();
+    }
 }
-
 
 /* ---- 1. the reader ------------------------------------------------------------------------ */
 
@@ -146,14 +140,14 @@ static int rd_parse(const rd *r, const char *xml, size_t len, const char *root_n
 {
     if (len > INT_MAX)
         return dg_err_fail(r->err, DG_E_PARSE, "%s: too large (%zu bytes)", r->what, len);
-    xmlParserCtxt *ctxt = xmlNewParserCtxt();
+    xmlParserCtxt *ctxt = dg_xml.xmlNewParserCtxt();
     if (!ctxt)
         return oom(r);
-    xmlDoc *d = xml ? xmlCtxtReadMemory(ctxt, xml, (int)len, NULL, NULL,
+    xmlDoc *d = xml ? dg_xml.xmlCtxtReadMemory(ctxt, xml, (int)len, NULL, NULL,
                                         XML_PARSE_NONET | XML_PARSE_NOBLANKS |
                                             XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
                     : NULL;
-    const xmlError *e = xmlCtxtGetLastError(ctxt);
+    const xmlError *e = dg_xml.xmlCtxtGetLastError(ctxt);
     int rc = 0;
     if (ctxt->errNo == XML_ERR_NO_MEMORY || (e && e->code == XML_ERR_NO_MEMORY) ||
         (xml && !d && (!e || !e->message))) {
@@ -170,16 +164,16 @@ static int rd_parse(const rd *r, const char *xml, size_t len, const char *root_n
                          msg, e ? e->line : 0);
     }
     if (rc)
-        xmlFreeDoc(d);
-    xmlFreeParserCtxt(ctxt);
+        dg_xml.xmlFreeDoc(d);
+    dg_xml.xmlFreeParserCtxt(ctxt);
     if (rc)
         return rc;
-    xmlNode *rt = xmlDocGetRootElement(d);
+    xmlNode *rt = dg_xml.xmlDocGetRootElement(d);
     if (!is_el(rt, r->ns, root_name)) {
         rc = dg_err_fail(r->err, DG_E_PARSE, "%s: the root element is '%s' in namespace '%s', "
                          "not '%s' in '%s'", r->what, rt ? (const char *)rt->name : "",
                          rt && rt->ns ? (const char *)rt->ns->href : "", root_name, r->ns);
-        xmlFreeDoc(d);
+        dg_xml.xmlFreeDoc(d);
         return rc;
     }
     *doc = d;
@@ -201,10 +195,10 @@ static int rd_get(const rd *r, xmlNode *n, const char *where, const char *path, 
     snprintf(elpath, sizeof elpath, "%.*s", at ? (int)(at - path) : (int)strlen(path), path);
     xmlNode *e = find(n, r->ns, elpath);
     xmlChar *v;
-    if (e && at && xmlHasNsProp(e, BAD_CAST at + 1, NULL))
-        v = xmlGetNoNsProp(e, BAD_CAST at + 1);
+    if (e && at && dg_xml.xmlHasNsProp(e, BAD_CAST at + 1, NULL))
+        v = dg_xml.xmlGetNoNsProp(e, BAD_CAST at + 1);
     else if (e && !at)
-        v = xmlNodeGetContent(e);
+        v = dg_xml.xmlNodeGetContent(e);
     else
         return dg_err_fail(r->err, DG_E_PARSE, "%s: no %s/%s", r->what, where, path);
     if (!v)
@@ -227,7 +221,7 @@ static int rd_get(const rd *r, xmlNode *n, const char *where, const char *path, 
             rc = dg_err_fail(r->err, DG_E_PARSE, "%s: %s/%s '%s' is not an amount with at "
                              "most 2 decimals", r->what, where, path, buf);
     }
-    xmlFree(v);
+    (*dg_xml.xmlFree)(v);
     return rc;
 }
 
@@ -259,12 +253,12 @@ static int dump_doc(const rd *r, xmlDoc *doc, dg_strbuf *out)
 {
     xmlChar *mem = NULL;
     int n = 0;
-    xmlDocDumpMemory(doc, &mem, &n);
+    dg_xml.xmlDocDumpMemory(doc, &mem, &n);
     if (!mem)
         return oom(r);
     dg_sb_reset(out);
     dg_sb_addn(out, (const char *)mem, (size_t)n);
-    xmlFree(mem);
+    (*dg_xml.xmlFree)(mem);
     return 0;
 }
 
@@ -292,9 +286,9 @@ static int cust_keys(const rd *r, xmlNode *root, void *keys)
     /* the primary address, or the first one */
     xmlNode *addr = find(root, r->ns, "Addresses/Address"), *a = addr;
     for (; a; a = next_el(a->next, r->ns, "Address")) {
-        xmlChar *p = xmlGetNoNsProp(a, BAD_CAST "primary");
+        xmlChar *p = dg_xml.xmlGetNoNsProp(a, BAD_CAST "primary");
         bool yes = p && strcmp((const char *)p, "Yes") == 0;
-        xmlFree(p);
+        (*dg_xml.xmlFree)(p);
         if (yes)
             break;
     }
@@ -396,7 +390,7 @@ static int read_keys(rd desc, const char *root_name,
     if (rc)
         return rc;
     rc = fn(&desc, root, keys);
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -450,42 +444,42 @@ int docs_customer_profile(const char *xml, size_t len, dg_strbuf *out, int *item
     if ((rc = rd_get(&r, root, "Customer", "@id", V_INT, NULL, 0, &id)))
         goto done;
     snprintf(idbuf, sizeof idbuf, "%" PRId64, id);
-    pd = xmlNewDoc(BAD_CAST "1.0");
+    pd = dg_xml.xmlNewDoc(BAD_CAST "1.0");
     if (pd)
-        pr = xmlNewDocNode(pd, NULL, BAD_CAST "Customer_Profile", NULL);
+        pr = dg_xml.xmlNewDocNode(pd, NULL, BAD_CAST "Customer_Profile", NULL);
     if (pr)
-        xmlDocSetRootElement(pd, pr);
-    if (!pr || !xmlNewProp(pr, BAD_CAST "CUSTOMERID", BAD_CAST idbuf)) {
+        dg_xml.xmlDocSetRootElement(pd, pr);
+    if (!pr || !dg_xml.xmlNewProp(pr, BAD_CAST "CUSTOMERID", BAD_CAST idbuf)) {
         rc = oom(&r);
         goto done;
     }
     for (int i = 0; i < NELEM(parts); i++) {
         for (xmlNode *n = first_el(root, r.ns, parts[i]); n; n = next_el(n->next, r.ns, parts[i])) {
-            xmlNode *c = xmlDocCopyNode(n, pd, 1);
-            if (!c || !xmlAddChild(pr, c)) {
-                xmlFreeNode(c);
+            xmlNode *c = dg_xml.xmlDocCopyNode(n, pd, 1);
+            if (!c || !dg_xml.xmlAddChild(pr, c)) {
+                dg_xml.xmlFreeNode(c);
                 rc = oom(&r);
                 goto done;
             }
         }
     }
     /* the element alone, no XML declaration (xmlNodeDump double-frees on out of memory) */
-    ob = xmlAllocOutputBuffer(NULL);
+    ob = dg_xml.xmlAllocOutputBuffer(NULL);
     if (ob)
-        xmlNodeDumpOutput(ob, pd, pr, 0, 0, NULL);
-    if (!ob || ob->error || xmlOutputBufferFlush(ob) < 0 || !xmlOutputBufferGetContent(ob)) {
+        dg_xml.xmlNodeDumpOutput(ob, pd, pr, 0, 0, NULL);
+    if (!ob || ob->error || dg_xml.xmlOutputBufferFlush(ob) < 0 || !dg_xml.xmlOutputBufferGetContent(ob)) {
         rc = oom(&r);
         goto done;
     }
     dg_sb_reset(out);
-    dg_sb_addn(out, (const char *)xmlOutputBufferGetContent(ob), xmlOutputBufferGetSize(ob));
+    dg_sb_addn(out, (const char *)dg_xml.xmlOutputBufferGetContent(ob), dg_xml.xmlOutputBufferGetSize(ob));
     if (items)
         *items = 1;
 done:
     if (ob)
-        xmlOutputBufferClose(ob);
-    xmlFreeDoc(pd);
-    xmlFreeDoc(doc);
+        dg_xml.xmlOutputBufferClose(ob);
+    dg_xml.xmlFreeDoc(pd);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -527,12 +521,12 @@ int docs_account_summary(const char *xml, size_t len, dg_strbuf *out, int *items
         for (xmlNode *p = find(a, r.ns, "Holdings/Position"); p && !o.bad;
              p = next_el(p->next, r.ns, "Position")) {
             xmlNode *nm = first_el(p, r.ns, "Name");
-            xmlChar *name = nm ? xmlNodeGetContent(nm) : NULL;
+            xmlChar *name = nm ? dg_xml.xmlNodeGetContent(nm) : NULL;
             if (nm && !name)
                 o.bad = true;
             else if (name)
                 w_elem(&o, "Name", (const char *)name);
-            xmlFree(name);
+            (*dg_xml.xmlFree)(name);
         }
         w_end(&o);
         w_end(&o);
@@ -543,7 +537,7 @@ int docs_account_summary(const char *xml, size_t len, dg_strbuf *out, int *items
     else if (!(rc = wr_done(&o, r.what, out, err)) && items)
         *items = naccounts;
 done:
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -552,15 +546,15 @@ done:
 /* Replaces the children of element n with the text s (raw: libxml2 escapes on output). */
 static int set_text(xmlNode *n, const char *s)
 {
-    xmlNode *t = xmlNewDocText(n->doc, BAD_CAST s);
+    xmlNode *t = dg_xml.xmlNewDocText(n->doc, BAD_CAST s);
     if (!t)
         return -1;
     while (n->children) {
         xmlNode *c = n->children;
-        xmlUnlinkNode(c);
-        xmlFreeNode(c);
+        dg_xml.xmlUnlinkNode(c);
+        dg_xml.xmlFreeNode(c);
     }
-    xmlAddChild(n, t);
+    dg_xml.xmlAddChild(n, t);
     return 0;
 }
 
@@ -577,13 +571,13 @@ static int find_account(const rd *r, xmlNode *root, int64_t acct_id, xmlNode **a
     *acct = NULL;
     for (xmlNode *a = find(root, r->ns, "Accounts/Account"); a && !*acct;
          a = next_el(a->next, r->ns, "Account")) {
-        xmlChar *v = xmlGetNoNsProp(a, BAD_CAST "id");
+        xmlChar *v = dg_xml.xmlGetNoNsProp(a, BAD_CAST "id");
         int64_t id;
-        if (!v && xmlHasNsProp(a, BAD_CAST "id", NULL))
+        if (!v && dg_xml.xmlHasNsProp(a, BAD_CAST "id", NULL))
             return oom(r);
         if (v && parse_i64((const char *)v, &id) && id == acct_id)
             *acct = a;
-        xmlFree(v);
+        (*dg_xml.xmlFree)(v);
     }
     return 0;
 }
@@ -601,7 +595,7 @@ static int open_account(const rd *r, const char *xml, size_t len, int64_t acct_i
     if (!rc && !*acct)
         rc = dg_err_fail(r->err, DG_E_NOTFOUND, "%s: no account %" PRId64, r->what, acct_id);
     if (rc)
-        xmlFreeDoc(*doc);
+        dg_xml.xmlFreeDoc(*doc);
     return rc;
 }
 
@@ -639,12 +633,12 @@ int docs_add_account(const char *xml, size_t len, int64_t acct_id, int64_t balan
         rc = dg_err_fail(err, DG_E_EXISTS, "%s: account %" PRId64 " exists", r.what, acct_id);
     } else {
         if (!accounts) /* its place is the end of Customer */
-            accounts = xmlNewChild(root, root->ns, BAD_CAST "Accounts", NULL);
+            accounts = dg_xml.xmlNewChild(root, root->ns, BAD_CAST "Accounts", NULL);
         wr o = {.node = accounts, .bad = !accounts};
         docs_write_new_account(&o, acct_id, balance_cents);
         rc = o.bad ? oom(&r) : dump_doc(&r, doc, out);
     }
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -660,10 +654,10 @@ int docs_close_account(const char *xml, size_t len, int64_t acct_id, dg_strbuf *
     int rc = open_account(&r, xml, len, acct_id, &doc, &acct);
     if (rc)
         return rc;
-    xmlUnlinkNode(acct);
-    xmlFreeNode(acct);
+    dg_xml.xmlUnlinkNode(acct);
+    dg_xml.xmlFreeNode(acct);
     rc = dump_doc(&r, doc, out);
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -685,18 +679,18 @@ int docs_buy_position(const char *xml, size_t len, int64_t acct_id, const docs_s
     snprintf(qbuf, sizeof qbuf, "%" PRId64, qty);
     xmlNode *h = first_el(acct, r.ns, "Holdings");
     if (!h)
-        h = xmlNewChild(acct, acct->ns, BAD_CAST "Holdings", NULL);
-    xmlNode *p = h ? xmlNewChild(h, h->ns, BAD_CAST "Position", NULL) : NULL;
-    if (!p || !xmlNewTextChild(p, p->ns, BAD_CAST "Symbol", BAD_CAST sec->symbol) ||
-        !xmlNewTextChild(p, p->ns, BAD_CAST "Name", BAD_CAST sec->name) ||
-        !xmlNewTextChild(p, p->ns, BAD_CAST "Type", BAD_CAST sec->type) ||
-        !xmlNewTextChild(p, p->ns, BAD_CAST "Quantity", BAD_CAST qbuf))
+        h = dg_xml.xmlNewChild(acct, acct->ns, BAD_CAST "Holdings", NULL);
+    xmlNode *p = h ? dg_xml.xmlNewChild(h, h->ns, BAD_CAST "Position", NULL) : NULL;
+    if (!p || !dg_xml.xmlNewTextChild(p, p->ns, BAD_CAST "Symbol", BAD_CAST sec->symbol) ||
+        !dg_xml.xmlNewTextChild(p, p->ns, BAD_CAST "Name", BAD_CAST sec->name) ||
+        !dg_xml.xmlNewTextChild(p, p->ns, BAD_CAST "Type", BAD_CAST sec->type) ||
+        !dg_xml.xmlNewTextChild(p, p->ns, BAD_CAST "Quantity", BAD_CAST qbuf))
         rc = oom(&r);
     if (!rc)
         rc = add_balance(&r, acct, acct_id, -cost_cents);
     if (!rc)
         rc = dump_doc(&r, doc, out);
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -725,8 +719,8 @@ int docs_sell_position(const char *xml, size_t len, int64_t acct_id, int64_t qty
     if (rc)
         goto done;
     if (have - qty <= 0) {
-        xmlUnlinkNode(p);
-        xmlFreeNode(p);
+        dg_xml.xmlUnlinkNode(p);
+        dg_xml.xmlFreeNode(p);
         gone = true;
     } else {
         snprintf(qbuf, sizeof qbuf, "%" PRId64, have - qty);
@@ -739,7 +733,7 @@ int docs_sell_position(const char *xml, size_t len, int64_t acct_id, int64_t qty
         !(rc = dump_doc(&r, doc, out)) && removed)
         *removed = gone;
 done:
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -761,12 +755,12 @@ int docs_update_order(const char *xml, size_t len, int64_t qty, int64_t cash_cen
     fmt_cents(cbuf, cash_cents);
     if (!oq)
         rc = dg_err_fail(err, DG_E_NOTFOUND, "%s: no FIXML/Order/OrdQty", r.what);
-    else if (!xmlSetProp(oq, BAD_CAST "Qty", BAD_CAST qbuf) ||
-             !xmlSetProp(oq, BAD_CAST "Cash", BAD_CAST cbuf))
+    else if (!dg_xml.xmlSetProp(oq, BAD_CAST "Qty", BAD_CAST qbuf) ||
+             !dg_xml.xmlSetProp(oq, BAD_CAST "Cash", BAD_CAST cbuf))
         rc = oom(&r);
     else
         rc = dump_doc(&r, doc, out);
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 
@@ -796,7 +790,7 @@ int docs_update_price(const char *xml, size_t len, int64_t last_cents, int64_t o
         rc = set_cents(&r, n[i], v[i]);
     if (!rc)
         rc = dump_doc(&r, doc, out);
-    xmlFreeDoc(doc);
+    dg_xml.xmlFreeDoc(doc);
     return rc;
 }
 

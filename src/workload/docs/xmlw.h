@@ -10,10 +10,9 @@
 #define DG_WORKLOAD_DOCS_XMLW_H
 
 #include "workload/docs/docs.h"
+#include "workload/docs/xml_api.h"
 
 #include <inttypes.h>
-#include <libxml/tree.h>
-#include <libxml/xmlwriter.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -37,14 +36,14 @@ static inline int wr_open(wr *o, bool document, const char *what, dg_err *err)
 {
     memset(o, 0, sizeof *o);
     o->document = document;
-    o->buf = xmlBufferCreateSize(4096);
+    o->buf = dg_xml.xmlBufferCreateSize(4096);
     if (o->buf)
-        o->w = xmlNewTextWriterMemory(o->buf, 0);
+        o->w = dg_xml.xmlNewTextWriterMemory(o->buf, 0);
     if (!o->w) {
-        xmlBufferFree(o->buf);
+        dg_xml.xmlBufferFree(o->buf);
         return dg_err_fail(err, DG_E_NOMEM, "%s: out of memory in libxml2", what);
     }
-    if (document && xmlTextWriterStartDocument(o->w, NULL, "UTF-8", NULL) < 0)
+    if (document && dg_xml.xmlTextWriterStartDocument(o->w, NULL, "UTF-8", NULL) < 0)
         o->bad = true;
     return 0;
 }
@@ -53,27 +52,27 @@ static inline int wr_open(wr *o, bool document, const char *what, dg_err *err)
  * the writer. 0 or DG_E_NOMEM. */
 static inline int wr_done(wr *o, const char *what, dg_strbuf *out, dg_err *err)
 {
-    if (o->document && !o->bad && xmlTextWriterEndDocument(o->w) < 0)
+    if (o->document && !o->bad && dg_xml.xmlTextWriterEndDocument(o->w) < 0)
         o->bad = true;
-    if (!o->bad && xmlTextWriterFlush(o->w) < 0)
+    if (!o->bad && dg_xml.xmlTextWriterFlush(o->w) < 0)
         o->bad = true;
-    xmlFreeTextWriter(o->w);
+    dg_xml.xmlFreeTextWriter(o->w);
     int rc = 0;
     if (o->bad) {
         rc = dg_err_fail(err, DG_E_NOMEM, "%s: writing failed in libxml2 (out of memory)", what);
     } else {
         dg_sb_reset(out);
-        dg_sb_addn(out, (const char *)xmlBufferContent(o->buf), (size_t)xmlBufferLength(o->buf));
+        dg_sb_addn(out, (const char *)dg_xml.xmlBufferContent(o->buf), (size_t)dg_xml.xmlBufferLength(o->buf));
     }
-    xmlBufferFree(o->buf);
+    dg_xml.xmlBufferFree(o->buf);
     return rc;
 }
 
 /* Frees the writer when what was being written is not wanted. */
 static inline void wr_abort(wr *o)
 {
-    xmlFreeTextWriter(o->w);
-    xmlBufferFree(o->buf);
+    dg_xml.xmlFreeTextWriter(o->w);
+    dg_xml.xmlBufferFree(o->buf);
 }
 
 static inline void w_check(wr *o, int rc)
@@ -94,10 +93,10 @@ static inline void w_start(wr *o, const char *name)
     if (o->bad)
         return;
     if (!o->node) {
-        w_check(o, xmlTextWriterStartElement(o->w, BAD_CAST name));
+        w_check(o, dg_xml.xmlTextWriterStartElement(o->w, BAD_CAST name));
         return;
     }
-    xmlNode *n = xmlNewChild(o->node, o->node->ns, BAD_CAST name, NULL);
+    xmlNode *n = dg_xml.xmlNewChild(o->node, o->node->ns, BAD_CAST name, NULL);
     w_added(o, n);
     if (n)
         o->node = n;
@@ -107,7 +106,7 @@ static inline void w_start(wr *o, const char *name)
 static inline void w_start_ns(wr *o, const char *name, const char *ns)
 {
     if (!o->bad)
-        w_check(o, xmlTextWriterStartElementNS(o->w, NULL, BAD_CAST name, BAD_CAST ns));
+        w_check(o, dg_xml.xmlTextWriterStartElementNS(o->w, NULL, BAD_CAST name, BAD_CAST ns));
 }
 
 static inline void w_end(wr *o)
@@ -117,7 +116,7 @@ static inline void w_end(wr *o)
     if (o->node)
         o->node = o->node->parent;
     else
-        w_check(o, xmlTextWriterEndElement(o->w));
+        w_check(o, dg_xml.xmlTextWriterEndElement(o->w));
 }
 
 static inline void w_attr(wr *o, const char *name, const char *value)
@@ -125,9 +124,9 @@ static inline void w_attr(wr *o, const char *name, const char *value)
     if (o->bad)
         return;
     if (o->node)
-        w_added(o, (xmlNode *)xmlNewProp(o->node, BAD_CAST name, BAD_CAST value));
+        w_added(o, (xmlNode *)dg_xml.xmlNewProp(o->node, BAD_CAST name, BAD_CAST value));
     else
-        w_check(o, xmlTextWriterWriteAttribute(o->w, BAD_CAST name, BAD_CAST value));
+        w_check(o, dg_xml.xmlTextWriterWriteAttribute(o->w, BAD_CAST name, BAD_CAST value));
 }
 
 /* Text content of the current element. */
@@ -136,9 +135,9 @@ static inline void w_text(wr *o, const char *text)
     if (o->bad)
         return;
     if (o->node)
-        w_added(o, xmlAddChild(o->node, xmlNewDocText(o->node->doc, BAD_CAST text)));
+        w_added(o, dg_xml.xmlAddChild(o->node, dg_xml.xmlNewDocText(o->node->doc, BAD_CAST text)));
     else
-        w_check(o, xmlTextWriterWriteString(o->w, BAD_CAST text));
+        w_check(o, dg_xml.xmlTextWriterWriteString(o->w, BAD_CAST text));
 }
 
 static inline void w_elem(wr *o, const char *name, const char *text)
@@ -146,9 +145,9 @@ static inline void w_elem(wr *o, const char *name, const char *text)
     if (o->bad)
         return;
     if (o->node)
-        w_added(o, xmlNewTextChild(o->node, o->node->ns, BAD_CAST name, BAD_CAST text));
+        w_added(o, dg_xml.xmlNewTextChild(o->node, o->node->ns, BAD_CAST name, BAD_CAST text));
     else
-        w_check(o, xmlTextWriterWriteElement(o->w, BAD_CAST name, BAD_CAST text));
+        w_check(o, dg_xml.xmlTextWriterWriteElement(o->w, BAD_CAST name, BAD_CAST text));
 }
 
 __attribute__((format(printf, 3, 4))) static inline void w_attrf(wr *o, const char *name,
