@@ -112,11 +112,14 @@ static inline bool stop_requested(void)
 
 /* Latencies a terminal recorded since the last flip that are not in its histograms yet.
  * A terminal with think time (thousands of them, a few transactions a second each) only
- * fills this buffer, and the collector puts the values into the interval's histograms:
- * the terminal's own histogram pages are never written, so they never become memory
- * (at 1,000 terminals that was 100 KB each). A busy terminal fills it and empties it
- * into its own histograms itself, 128 values at a time. */
-#define PENDING_MAX 128
+ * fills this buffer, and the collector, which flips every COLLECT_NS, puts the values
+ * into the interval's histograms: the terminal's own histogram pages are never written,
+ * so they never become memory (at 1,000 terminals that was 100 KB each). A busy terminal
+ * (over PENDING_MAX transactions per COLLECT_NS) fills it and empties it into its own
+ * histograms itself, 32 values at a time. Small, because every terminal's buffers are
+ * resident: 1,000 terminals hold 0.5 MB of them. */
+#define PENDING_MAX 32
+#define COLLECT_NS (250 * DG_NS_PER_MS)
 /* A pending latency is one word: the transaction type above PENDING_NS_BITS, the
  * nanoseconds below (78 hours; a longer one goes into the histogram at once). */
 #define PENDING_NS_BITS 48
@@ -173,7 +176,7 @@ typedef struct terminal {
     pthread_mutex_t down_lock;
     int64_t down_since;
     int64_t booked_until;
-    int last_buffer; /* the buffer of the last record, to notice flips */
+    int last_gen; /* the collector's report_gen when it last sampled the cache */
     atomic_llong finished_ns; /* when it left its loop, before closing its session */
     dg_drain_stats *drain;    /* [type]: completions after the deadline (this thread's) */
     uint64_t *hist_block;     /* the counters of both slots' histograms, one mapping */
@@ -207,6 +210,7 @@ struct run {
     atomic_bool start_failed;
     pthread_mutex_t err_lock; /* error registry only: never taken on the measured path */
     atomic_int interrupted;   /* terminals stop_terminals() had to interrupt */
+    atomic_int report_gen;    /* intervals reported so far */
     dg_run_stats *out;
 };
 
@@ -573,8 +577,10 @@ static void *terminal_main(void *arg)
             ts->retried++;
         }
         dg_phaser_exit(&t->ph, tok);
-        if (buf != t->last_buffer) { /* the collector flipped: refresh slow counters */
-            t->last_buffer = buf;
+        int gen = atomic_load_explicit(&r->report_gen, memory_order_relaxed);
+        if (gen != t->last_gen) { /* an interval was reported: refresh slow counters (at
+                                   * Firebird, a round trip: once an interval, not a flip) */
+            t->last_gen = gen;
             sample_cache(t);
         }
     recorded:
@@ -785,9 +791,8 @@ typedef struct interval_acc {
     int64_t downtime_ns;
 } interval_acc;
 
-/* Flips every terminal, merges what they recorded since the last flip into iv, and resets
- * their old buffers. */
-static void harvest(run *r, interval_acc *iv)
+/* An interval's accumulator emptied, after its report. */
+static void iv_reset(run *r, interval_acc *iv)
 {
     for (int i = 0; i < r->ntx; i++)
         dg_txstats_reset(&iv->tx[i]);
@@ -795,6 +800,12 @@ static void harvest(run *r, interval_acc *iv)
     dg_hist_reset(&iv->lag);
     iv->reconnects = 0;
     iv->downtime_ns = 0;
+}
+
+/* Flips every terminal, adds what they recorded since the last flip to iv, and resets
+ * their old buffers. Every COLLECT_NS and at each interval's end. */
+static void collect(run *r, interval_acc *iv)
+{
     for (int k = 0; k < r->cfg->terminals; k++) {
         terminal *t = &r->terms[k];
         if (!t->started)
@@ -825,6 +836,13 @@ static void harvest(run *r, interval_acc *iv)
         }
         pthread_mutex_unlock(&t->down_lock);
     }
+}
+
+/* The interval's last collect and its totals over the transaction types. */
+static void harvest(run *r, interval_acc *iv)
+{
+    collect(r, iv);
+    dg_txstats_reset(&iv->all);
     for (int i = 0; i < r->ntx; i++)
         dg_txstats_merge(&iv->all, &iv->tx[i]);
 }
@@ -943,6 +961,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     atomic_init(&r.phase, cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE);
     atomic_init(&r.start_failed, false);
     atomic_init(&r.interrupted, 0);
+    atomic_init(&r.report_gen, 0);
     pthread_mutex_init(&r.err_lock, NULL);
     pthread_mutex_init(&r.gate_lock, NULL);
     pthread_cond_init(&r.ready_cond, NULL);
@@ -1035,8 +1054,11 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     int64_t next = interval > 0 ? r.t0_ns + interval : INT64_MAX;
     if (phase == DG_PHASE_WARMUP && next > warm_end)
         next = warm_end;
+    int64_t next_collect = r.t0_ns + COLLECT_NS;
     for (;;) {
         int64_t wake = next < r.end_ns ? next : r.end_ns;
+        if (next_collect < wake)
+            wake = next_collect;
         /* sleep until the next boundary, noticing stops and finished terminals */
         for (;;) {
             int64_t now = dg_now_ns();
@@ -1073,8 +1095,16 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
             out->phase_ns[phase] = now - phase_start;
             break;
         }
+        if (now < next && now < r.end_ns) { /* only the terminals' buffers to empty */
+            collect(&r, &iv);
+            next_collect = now + COLLECT_NS;
+            continue;
+        }
         harvest(&r, &iv);
         report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
+        atomic_fetch_add_explicit(&r.report_gen, 1, memory_order_relaxed);
+        iv_reset(&r, &iv);
+        next_collect = now + COLLECT_NS;
         last_flip = now;
         if (phase == DG_PHASE_WARMUP && now >= warm_end) {
             out->phase_ns[DG_PHASE_WARMUP] = now - phase_start;
