@@ -343,6 +343,16 @@ static const uint8_t op_nargs[OP_COUNT] = {
 
 int dg_scr_eval(scr_evalctx *cx, const scr_expr *e, scr_value *out, dg_err *err)
 {
+    if (e->uniform_k) { /* random(LO, HI): what the OP_RANDOM integer path below does */
+        int64_t r;
+        if (dg_rand_uniform(cx->rng, e->lo, e->hi, &r, err)) {
+            if (err)
+                err->cls = DG_EC_USER;
+            return DG_E_INVAL;
+        }
+        set_int(out, r);
+        return 0;
+    }
     scr_value *st = cx->stack;
     int sp = 0; /* number of values on the stack */
     const scr_op *code = e->code;

@@ -846,6 +846,16 @@ int dg_scr_expr_compile(dg_script_set *set, const scr_src *src, size_t pos, size
     out->code = ps.code;
     out->ncode = ps.ncode;
     out->maxstack = ps.maxdepth;
+    /* the same conditions as the evaluator's integer path for OP_RANDOM */
+    const scr_op *c = out->code;
+    out->uniform_k = out->ncode == 3 && c[0].op == OP_CONST && c[0].n == SV_INT &&
+                     c[1].op == OP_CONST && c[1].n == SV_INT && c[2].op == OP_RANDOM &&
+                     c[0].k.i <= c[1].k.i &&
+                     c[1].k.i - (uint64_t)c[0].k.i < (uint64_t)INT64_MAX;
+    if (out->uniform_k) {
+        out->lo = c[0].k.i;
+        out->hi = c[1].k.i;
+    }
     ps.code = NULL;
 done:
     free(ps.nodes);
@@ -860,4 +870,5 @@ void dg_scr_expr_free(scr_expr *e)
     free(e->code);
     e->code = NULL;
     e->ncode = 0;
+    e->uniform_k = false;
 }

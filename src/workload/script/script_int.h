@@ -97,6 +97,10 @@ typedef struct scr_expr {
     scr_op *code;
     int ncode;
     int maxstack; /* values on the stack at most while evaluating */
+    /* random(LO, HI) with integer constants, the usual \set (pgbench's scripts and
+     * ours): evaluated as one call to the generator, without the stack machine */
+    bool uniform_k;
+    int64_t lo, hi;
 } scr_expr;
 
 /* ---- commands ------------------------------------------------------------------------ */
