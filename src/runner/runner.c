@@ -471,16 +471,17 @@ static void *terminal_main(void *arg)
     const bool think_exp = cfg->think_exponential;
     const bool paced = rate_per_term > 0;
     const bool workload_pauses = pause && !paced; /* keying and think times of its own */
+    /* A busy terminal (closed loop: no schedule, no keying or think time) runs a
+     * transaction after the other: its histograms are written anyway, so it records into
+     * them directly; the pending buffer is for terminals that wait, whose histogram pages
+     * it keeps from becoming memory. One test of `waits` per step skips the waiting code. */
+    const bool waits = paced || workload_pauses || think_ns > 0;
     dg_workload *const wl = r->wl;
     if (atomic_load(&r->start_failed))
         goto out;
 
     for (;;) {
         if (stop_requested() || now >= end_ns)
-            break;
-        if (by_count > 0 &&
-            atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE &&
-            measured_done >= by_count)
             break;
         if (!t->conn && !reconnect(t)) {
             if (!stop_requested() && dg_now_ns() < end_ns)
@@ -489,17 +490,19 @@ static void *terminal_main(void *arg)
         }
 
         int type = choose_type(r, &t->rng);
-        if (workload_pauses) { /* keying time: before the clock starts */
+        int64_t intended = now;
+        if (!waits) {
+            /* closed loop: the transaction starts now */
+        } else if (workload_pauses) { /* keying time: before the clock starts */
             int64_t key = pause(t->wl_state, type, DG_PAUSE_KEYING);
             if (key > 0) {
                 sleep_until_or_stop(now + key < end_ns ? now + key : end_ns);
                 now = dg_now_ns();
                 if (stop_requested() || now >= end_ns)
                     break;
+                intended = now;
             }
-        }
-        int64_t intended;
-        if (paced) {
+        } else if (paced) {
             /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
             double u = 1.0 - dg_prng_double(&t->rng);
             double gap_ns = -log(u) / rate_per_term * (double)DG_NS_PER_S;
@@ -514,8 +517,6 @@ static void *terminal_main(void *arg)
                 now = dg_now_ns();
             }
             intended = sched;
-        } else {
-            intended = now;
         }
         int64_t started = now;
 
@@ -556,13 +557,14 @@ static void *terminal_main(void *arg)
         slot *s = &t->slots[buf];
         dg_txstats *ts = &s->tx[type];
         if (rc == 0) {
-            if (s->npending == PENDING_MAX)
-                fold_pending(s);
             uint64_t ns = (uint64_t)(now - intended);
-            if (ns <= PENDING_NS_MAX)
-                s->pending[s->npending++] = (uint64_t)type << PENDING_NS_BITS | ns;
-            else
+            if (!waits || ns > PENDING_NS_MAX) {
                 dg_hist_record(&ts->lat, (int64_t)ns);
+            } else {
+                if (s->npending == PENDING_MAX)
+                    fold_pending(s);
+                s->pending[s->npending++] = (uint64_t)type << PENDING_NS_BITS | ns;
+            }
             ts->count++;
             ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
             if (paced)
@@ -623,6 +625,10 @@ static void *terminal_main(void *arg)
             dg_err_clear(&e); /* clean for the next transaction */
         }
 
+        if (by_count > 0 && measured_done >= by_count) /* counted only while measuring */
+            break;
+        if (!waits)
+            continue;
         if (workload_pauses && t->wl_state) {
             int64_t think = pause(t->wl_state, type, DG_PAUSE_THINK);
             if (think > 0) {

@@ -56,14 +56,9 @@ void dg_hist_destroy(dg_hist *h);
 /* Forgets all values, keeping the memory. */
 void dg_hist_reset(dg_hist *h);
 
-/* Index of the bucket holding v (v clamped to [0, DG_HIST_MAX_NS]). */
-static inline int32_t dg_hist_index(int64_t v)
+/* Index of the bucket holding u, which must be in [0, DG_HIST_MAX_NS]. */
+static inline int32_t dg_hist_index_of(uint64_t u)
 {
-    if (v < 0)
-        v = 0;
-    if (v > DG_HIST_MAX_NS)
-        v = DG_HIST_MAX_NS;
-    uint64_t u = (uint64_t)v;
     /* bucket = how many doublings above the first 2048-wide range */
     int msb = 63 - __builtin_clzll(u | (DG_HIST_SUB_COUNT - 1));
     int bucket = msb - (DG_HIST_SUB_BITS - 1);
@@ -71,15 +66,26 @@ static inline int32_t dg_hist_index(int64_t v)
     return (bucket << (DG_HIST_SUB_BITS - 1)) + sub;
 }
 
-/* Records one value. O(1), no allocation, no locking. */
+/* Index of the bucket holding v (v clamped to [0, DG_HIST_MAX_NS]). */
+static inline int32_t dg_hist_index(int64_t v)
+{
+    if (v < 0)
+        v = 0;
+    return dg_hist_index_of((uint64_t)(v > DG_HIST_MAX_NS ? DG_HIST_MAX_NS : v));
+}
+
+/* Records one value. O(1), no allocation, no locking. Clamped once, here: a negative
+ * value counts as 0, and one above DG_HIST_MAX_NS goes into the last bucket and the sum
+ * as DG_HIST_MAX_NS (max keeps it as it was). */
 static inline void dg_hist_record(dg_hist *h, int64_t ns)
 {
-    int32_t i = dg_hist_index(ns);
-    h->counts[i]++;
-    h->total++;
     if (ns < 0)
         ns = 0;
-    h->sum_ns += (uint64_t)(ns > DG_HIST_MAX_NS ? DG_HIST_MAX_NS : ns);
+    uint64_t clamped = (uint64_t)(ns > DG_HIST_MAX_NS ? DG_HIST_MAX_NS : ns);
+    int32_t i = dg_hist_index_of(clamped);
+    h->counts[i]++;
+    h->total++;
+    h->sum_ns += clamped;
     if (ns < h->min_ns)
         h->min_ns = ns;
     if (ns > h->max_ns)
