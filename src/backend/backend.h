@@ -61,7 +61,15 @@ typedef struct dg_value {
 } dg_value;
 
 static inline dg_value dg_vnull(void) { dg_value v = {.type = DG_V_NULL}; return v; }
-static inline dg_value dg_vint(int64_t i) { dg_value v = {.type = DG_V_INT, .u.i = i}; return v; }
+/* Members set one by one: an initialiser would also zero the union's other 8 bytes, on
+ * the measured path of every integer parameter. */
+static inline dg_value dg_vint(int64_t i)
+{
+    dg_value v;
+    v.type = DG_V_INT;
+    v.u.i = i;
+    return v;
+}
 static inline dg_value dg_vdouble(double d) { dg_value v = {.type = DG_V_DOUBLE, .u.d = d}; return v; }
 static inline dg_value dg_vtext(const char *p, size_t len)
 {

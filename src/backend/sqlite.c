@@ -301,7 +301,9 @@ static int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "statement takes %d parameters, %d given", s->base.nparams, n);
     for (int i = 0; i < n; i++) {
-        int rc = bind_value(s->st, i + 1, &params[i]);
+        /* integers (keys, counts) are most parameters: no switch for them */
+        int rc = params[i].type == DG_V_INT ? sqlite3_bind_int64(s->st, i + 1, params[i].u.i)
+                                            : bind_value(s->st, i + 1, &params[i]);
         if (rc != SQLITE_OK) {
             fill_error(c, rc, err);
             dg_err_prefix(err, "binding parameter");
