@@ -3,14 +3,20 @@
  * dbgauge's tpcb:select-only runs, looped as tightly as C allows on the same database
  * file with the same connection settings (WAL, busy timeout, autocommit), for a duration.
  *
- * usage: sqlite_loop DBFILE SECONDS ACCOUNTS [COUNT]   -> prints "<transactions> <seconds>"
- * With COUNT > 0 it runs exactly COUNT transactions (for instruction counting).
+ * usage: sqlite_loop DBFILE SECONDS ACCOUNTS [COUNT [THREADED]]
+ *   -> prints "<transactions> <seconds>"
+ * With COUNT > 0 it runs exactly COUNT transactions (for instruction counting). With
+ * THREADED = 1 an idle second thread exists during the loop: libc then takes its
+ * multi-threaded paths (atomic mutex and malloc operations, cancellation points), which
+ * any driver with a collector thread pays; the difference is the price of that thread.
  */
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -19,15 +25,28 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void *idle(void *arg)
+{
+    (void)arg;
+    for (;;)
+        pause();
+    return NULL;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: sqlite_loop DBFILE SECONDS ACCOUNTS [COUNT]\n");
+    if (argc < 4 || argc > 6) {
+        fprintf(stderr, "usage: sqlite_loop DBFILE SECONDS ACCOUNTS [COUNT [THREADED]]\n");
         return 2;
+    }
+    pthread_t th;
+    if (argc == 6 && atoi(argv[5]) == 1 && pthread_create(&th, NULL, idle, NULL) != 0) {
+        fprintf(stderr, "pthread_create failed\n");
+        return 1;
     }
     double secs = atof(argv[2]);
     long long accounts = atoll(argv[3]);
-    unsigned long long count = argc == 5 ? strtoull(argv[4], NULL, 10) : 0;
+    unsigned long long count = argc >= 5 ? strtoull(argv[4], NULL, 10) : 0;
     sqlite3 *db;
     if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
         fprintf(stderr, "open: %s\n", sqlite3_errmsg(db));
