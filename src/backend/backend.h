@@ -185,6 +185,17 @@ typedef enum dg_xml_style {
                             on text columns, without namespaces (MariaDB, MySQL) */
 } dg_xml_style;
 
+/* The stored-procedure language a dialect has, for workloads that can run their
+ * transactions as procedures (tpcc --wl-opt procedures=1). */
+typedef enum dg_proc_style {
+    DG_PROC_NONE = 0, /* none dbgauge writes procedures in (SQLite has none; Firebird's
+                         PSQL is not written yet) */
+    DG_PROC_PLPGSQL,  /* PL/pgSQL procedures with COMMIT/ROLLBACK inside, CALLed with
+                         INOUT parameters that come back as a row (PostgreSQL 11+) */
+    DG_PROC_SQLPSM,   /* SQL/PSM procedures with START TRANSACTION inside, results as a
+                         SELECT's result set (MariaDB, MySQL) */
+} dg_proc_style;
+
 typedef enum dg_limit_style {
     DG_LIMIT_LIMIT, /* ... LIMIT n */
     DG_LIMIT_ROWS,  /* ... ROWS n (Firebird) */
@@ -199,6 +210,7 @@ typedef struct dg_dialect {
     const char *t_xml;       /* a column type that checks and stores XML documents ("xml");
                                 NULL: none ({xml} renders t_blob_text) */
     dg_xml_style xml_style;  /* the XML functions its SQL has */
+    dg_proc_style proc_style; /* the stored procedures dbgauge can write for it */
     const char *t_numeric;   /* "numeric", "decimal"; with (p,s) appended when sized_types */
     const char *t_char;      /* "char" */
     const char *t_varchar;   /* "varchar" */

@@ -126,6 +126,9 @@ typedef struct my_stmt {
     unsigned rowseq;      /* bumped by each fetched row */
     unsigned *colseq;     /* rowseq when column i was last converted */
     bool has_rows;        /* a stored result is being read */
+    bool more_results;    /* a CALL: the server has results after the one read (at least
+                             the CALL's own status), read and dropped before the next
+                             command (drain_results) */
     int64_t affected;
 } my_stmt;
 
@@ -348,6 +351,16 @@ static void nb_stmt_free_result(my_conn *c, MYSQL_STMT *st)
     my_bool ret = 0;
     ASYNC_LOOP(mysql_stmt_free_result_start(&ret, st),
                mysql_stmt_free_result_cont(&ret, st, async_wait(c->my, st_)));
+}
+
+static int nb_stmt_next_result(my_conn *c, MYSQL_STMT *st)
+{
+    if (!c->nonblock)
+        return mysql_stmt_next_result(st);
+    int ret = 1;
+    ASYNC_LOOP(mysql_stmt_next_result_start(&ret, st),
+               mysql_stmt_next_result_cont(&ret, st, async_wait(c->my, st_)));
+    return ret;
 }
 
 static void nb_stmt_close(my_conn *c, MYSQL_STMT *st)
@@ -866,11 +879,39 @@ static bool set_param(my_stmt *s, int i, const dg_value *v)
     return true;
 }
 
+/* Reads and drops what a CALL sent after the result the caller read: further result sets
+ * and the final status. Errors go to err (NULL: dropped, as in reset, where the next
+ * command on the connection meets a lost connection again). */
+static int drain_results(my_conn *c, my_stmt *s, dg_err *err)
+{
+    if (s->has_rows) {
+        nb_stmt_free_result(c, s->st);
+        s->has_rows = false;
+    }
+    while (s->more_results && mysql_stmt_more_results(s->st)) {
+        int r = nb_stmt_next_result(c, s->st);
+        if (r > 0) {
+            s->more_results = false;
+            return err ? stmt_error(c, s->st, NULL, err) : DG_E_DB;
+        }
+        if (r < 0)
+            break;
+        if (mysql_stmt_field_count(s->st) > 0)
+            nb_stmt_free_result(c, s->st);
+    }
+    s->more_results = false;
+    return 0;
+}
+
 static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
-    if (s->has_rows) {
+    if (s->more_results) {
+        int rc = drain_results(c, s, err);
+        if (rc)
+            return rc;
+    } else if (s->has_rows) {
         nb_stmt_free_result(c, s->st);
         s->has_rows = false;
     }
@@ -896,13 +937,24 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     }
     if (nb_stmt_execute(c, s->st))
         return stmt_error(c, s->st, inflight, err);
-    if (s->ncols > 0 && mysql_stmt_field_count(s->st) > 0) {
+    /* A CALL has no result columns when prepared: its first result set's arrive with it
+     * (once: the procedures dbgauge calls always answer in the same shape). */
+    unsigned fields = mysql_stmt_field_count(s->st);
+    if (fields > 0 && s->ncols == 0) {
+        int rc = bind_results(c, s, err);
+        if (rc)
+            return rc;
+    }
+    s->more_results = mysql_stmt_more_results(s->st);
+    if (s->ncols > 0 && fields > 0) {
         if (nb_stmt_store_result(c, s->st))
             return stmt_error(c, s->st, inflight, err);
         s->has_rows = true;
         s->affected = (int64_t)mysql_stmt_num_rows(s->st);
     } else {
         s->affected = (int64_t)mysql_stmt_affected_rows(s->st);
+        if (s->more_results) /* a CALL that returned no rows: its status next */
+            return drain_results(c, s, err);
     }
     return 0;
 }
@@ -1019,7 +1071,9 @@ static int64_t my_affected(dg_stmt *stmt)
 static void my_reset(dg_stmt *stmt)
 {
     my_stmt *s = (my_stmt *)stmt;
-    if (s->has_rows) {
+    if (s->more_results) {
+        drain_results((my_conn *)stmt->conn, s, NULL);
+    } else if (s->has_rows) {
         nb_stmt_free_result((my_conn *)stmt->conn, s->st);
         s->has_rows = false;
     }
@@ -1480,6 +1534,7 @@ static const dg_dialect mysql_dialect = {
     .t_char = "CHAR",
     .t_varchar = "VARCHAR",
     .sized_types = true,
+    .proc_style = DG_PROC_SQLPSM,
     .now_expr = "NOW(6)",
     .for_update = " FOR UPDATE",
     .limit_style = DG_LIMIT_LIMIT,

@@ -1643,6 +1643,7 @@ static const dg_dialect postgres_dialect = {
     .t_char = "char",
     .t_varchar = "varchar",
     .sized_types = true,
+    .proc_style = DG_PROC_PLPGSQL,
     .now_expr = "now()",
     .for_update = " FOR UPDATE",
     .limit_style = DG_LIMIT_LIMIT,
