@@ -66,6 +66,8 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
     json_object_set_new(j, "scale_unit", json_string(r->scale_unit ? r->scale_unit : ""));
     if (r->storage)
         json_object_set_new(j, "storage", json_string(r->storage));
+    if (r->execution)
+        json_object_set_new(j, "execution", json_string(r->execution));
     json_object_set_new(j, "keying_think", json_boolean(r->keying_think));
     json_t *settings = json_object();
     for (int i = 0; i < r->nconn_settings; i++)

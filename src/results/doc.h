@@ -24,6 +24,8 @@
 typedef struct dg_doc_run {
     const char *workload, *workload_hash, *scale_unit;
     const char *storage;      /* the workload's storage mode; NULL: left out */
+    const char *execution;    /* "procedures" (a workload mode); NULL: left out, the
+                                 client sent each statement */
     int64_t scale;
     const char *backend, *db; /* db: the redacted URL */
     int terminals;

@@ -245,6 +245,7 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .workload_hash = wl->hash,
         .scale_unit = wl->scale_unit,
         .storage = wl->storage,
+        .execution = wl->execution,
         .scale = wl->scale,
         .backend = conn->be->name,
         .db = conn->url_redacted,

@@ -162,6 +162,9 @@ struct dg_workload {
     const char *storage;        /* how the workload stores its data on this database, when
                                    that differs by engine ("shredded-keys"; set by attach);
                                    NULL: not recorded (static string) */
+    const char *execution;      /* how transactions reach the database when that is a mode
+                                   of the workload ("procedures": one CALL each); NULL:
+                                   statement by statement from the client (static string) */
     char hash[17];              /* 16 hex digits identifying the definition and options */
     bool pipeline_ok;           /* no statement of a transaction needs another's result:
                                    its commands may travel together (--pipeline) */

@@ -221,6 +221,12 @@ json "$TMP/k.json" "d['run']['keying_think'] and d['totals']['transactions'] <= 
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --keying-think --think-time 10
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --wl-opt nonsense=1
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcb --keying-think -T 1s
+# stored procedures: SQLite has none; the refusal says where they are, and no file is left
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --wl-opt procedures=1 -t 1 --json "$TMP/procs.json"
+grep -q "dbgauge has no stored procedures for sqlite (it has them for postgres and mysql)" "$TMP/err" || { cat "$TMP/err"; fail "procedures refusal"; }
+[ ! -e "$TMP/procs.json" ] || fail "a refused run left a result file"
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --wl-opt procedures=yes -t 1
+grep -q "procedures=0|1" "$TMP/err" || { cat "$TMP/err"; fail "procedures=yes"; }
 
 # ---- Ctrl-C during a load: it stops at the next unit, says so and exits 2 -------------------
 "$DBGAUGE" load --db "sqlite:$TMP/int.db" --workload tpcc --scale 8 > "$TMP/int.out" 2>&1 &

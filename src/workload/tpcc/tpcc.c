@@ -9,7 +9,8 @@
  * retry after a RETRY-class error (the runner restores the generator) repeats them.
  *
  * Options (--wl-opt NAME=VALUE): check=full (run C10 at any scale), gen_only=1 (loader
- * writes to a null sink; for bench/tpcc-gen). --keying-think turns on Clause 5.2.5's
+ * writes to a null sink; for bench/tpcc-gen), procedures=1 (each transaction one CALL of a
+ * stored procedure, procs.c; attach creates them; run.execution says so). --keying-think turns on Clause 5.2.5's
  * keying and think times through ops->pause_ns.
  *
  * The transactions themselves are in txn.c, the schema in schema.c, the loader in load.c,
@@ -69,13 +70,16 @@ static int tpcc_attach(dg_workload *wl, dg_conn *conn, dg_err *err)
     dg_prng g;
     dg_prng_seed(&g, p->run_seed ^ UINT64_C(0x435f52554e000000)); /* "C_RUN" */
     p->c.c_last_run = dg_tpcc_c_run(&g, p->c.c_last_load);
+    if (p->procedures && (rc = dg_tpcc_procs_install(conn, err)) != 0)
+        return rc;
     p->attached = true;
     return 0;
 }
 
 static int tpcc_drop(dg_workload *wl, dg_conn *conn, dg_err *err)
 {
-    return dg_workload_drop_tables(wl, conn, err);
+    int rc = dg_tpcc_procs_drop(conn, err);
+    return rc ? rc : dg_workload_drop_tables(wl, conn, err);
 }
 
 /* ---- terminals ------------------------------------------------------------------------------ */
@@ -107,7 +111,8 @@ static int tpcc_term_open(dg_workload *wl, const dg_term *tm, void **state, dg_e
     t->c = p->c;
     t->keying_think = p->keying_think;
     t->owner = p;
-    int rc = dg_tpcc_term_init(t, tm->conn, err);
+    int rc = p->procedures ? dg_tpcc_procs_term_init(t, tm->conn, err)
+                           : dg_tpcc_term_init(t, tm->conn, err);
     if (rc) {
         free(t);
         return rc;
@@ -126,7 +131,7 @@ static int tpcc_tx_run(void *state, int type, int *outcome, dg_err *err)
         dg_tpcc_no_in in;
         dg_tpcc_no_out out;
         dg_tpcc_gen_new_order(t, &in);
-        rc = dg_tpcc_new_order(t, &in, &out, err);
+        rc = (t->procs ? dg_tpcc_proc_new_order : dg_tpcc_new_order)(t, &in, &out, err);
         if (rc == 0 && out.rolled_back)
             *outcome = DG_TX_ROLLED_BACK;
         return rc;
@@ -135,19 +140,19 @@ static int tpcc_tx_run(void *state, int type, int *outcome, dg_err *err)
         dg_tpcc_pay_in in;
         dg_tpcc_pay_out out;
         dg_tpcc_gen_payment(t, &in);
-        return dg_tpcc_payment(t, &in, &out, err);
+        return (t->procs ? dg_tpcc_proc_payment : dg_tpcc_payment)(t, &in, &out, err);
     }
     case TPCC_ORDER_STATUS: {
         dg_tpcc_os_in in;
         dg_tpcc_os_out out;
         dg_tpcc_gen_order_status(t, &in);
-        return dg_tpcc_order_status(t, &in, &out, err);
+        return (t->procs ? dg_tpcc_proc_order_status : dg_tpcc_order_status)(t, &in, &out, err);
     }
     case TPCC_DELIVERY: {
         dg_tpcc_dl_in in;
         dg_tpcc_dl_out out;
         dg_tpcc_gen_delivery(t, &in);
-        rc = dg_tpcc_delivery(t, &in, &out, err);
+        rc = (t->procs ? dg_tpcc_proc_delivery : dg_tpcc_delivery)(t, &in, &out, err);
         if (rc == 0) {
             t->deliveries++;
             t->delivery_skips += (uint64_t)out.skipped;
@@ -159,7 +164,7 @@ static int tpcc_tx_run(void *state, int type, int *outcome, dg_err *err)
         dg_tpcc_sl_in in;
         dg_tpcc_sl_out out;
         dg_tpcc_gen_stock_level(t, &in);
-        return dg_tpcc_stock_level(t, &in, &out, err);
+        return (t->procs ? dg_tpcc_proc_stock_level : dg_tpcc_stock_level)(t, &in, &out, err);
     }
     }
     return dg_err_fail(err, DG_E_INVAL, "tpcc: unknown transaction type %d", type);
@@ -249,17 +254,19 @@ static int tpcc_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     const char *colon = cfg->name ? strchr(cfg->name, ':') : NULL;
     if (colon)
         return dg_err_fail(err, DG_E_INVAL, "workload tpcc has no variants ('%s')", cfg->name);
-    bool gen_only = false, full_check = false;
+    bool gen_only = false, full_check = false, procedures = false;
     for (int i = 0; i < cfg->noptions; i++) {
         const char *n = cfg->options[i].name, *v = cfg->options[i].value;
         if (!strcmp(n, "check") && (!strcmp(v, "full") || !strcmp(v, "basic")))
             full_check = !strcmp(v, "full");
         else if (!strcmp(n, "gen_only") && (!strcmp(v, "0") || !strcmp(v, "1")))
             gen_only = !strcmp(v, "1");
+        else if (!strcmp(n, "procedures") && (!strcmp(v, "0") || !strcmp(v, "1")))
+            procedures = !strcmp(v, "1");
         else
             return dg_err_fail(err, DG_E_INVAL,
                                "invalid --wl-opt '%s=%s' for tpcc (known: check=full|basic, "
-                               "gen_only=0|1)",
+                               "gen_only=0|1, procedures=0|1)",
                                n, v);
     }
     dg_workload *wl = xcalloc(1, sizeof *wl);
@@ -268,6 +275,7 @@ static int tpcc_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     p->keying_think = cfg->keying_think;
     p->gen_only = gen_only;
     p->full_check = full_check;
+    p->procedures = procedures;
     atomic_init(&p->deliveries, 0);
     atomic_init(&p->delivery_skips, 0);
     atomic_init(&p->delivery_races, 0);
@@ -287,13 +295,15 @@ static int tpcc_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     wl->scale_unit = "warehouse";
     wl->priv = p;
     char desc[64];
-    snprintf(desc, sizeof desc, "tpcc/1 keying_think=%d", cfg->keying_think ? 1 : 0);
+    snprintf(desc, sizeof desc, "tpcc/1 keying_think=%d%s", cfg->keying_think ? 1 : 0,
+             procedures ? " procedures=1" : "");
+    wl->execution = procedures ? "procedures" : NULL;
     dg_workload_set_hash(wl, desc, strlen(desc));
     *out = wl;
     return 0;
 }
 
-static const char *const tpcc_options[] = {"check", "gen_only", NULL};
+static const char *const tpcc_options[] = {"check", "gen_only", "procedures", NULL};
 
 const dg_workload_def dg_workload_tpcc = {
     .name = "tpcc",

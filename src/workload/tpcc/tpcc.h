@@ -71,6 +71,7 @@ typedef struct dg_tpcc {
     bool keying_think;   /* --keying-think: spec keying and think times */
     bool gen_only;       /* --wl-opt gen_only=1: loader generates into a null sink (bench) */
     bool full_check;     /* --wl-opt check=full: C10/C12 at any scale */
+    bool procedures;     /* --wl-opt procedures=1: transactions as stored procedures */
     dg_tpcc_consts c;    /* valid after attach() */
     bool attached;
     /* whole-run counters (warmup included), added by terminals when they close */
@@ -183,6 +184,10 @@ typedef struct dg_tpcc_term {
         *dl_o_upd, *dl_ol_upd, *dl_ol_sum, *dl_c_upd;
     /* Stock-Level */
     dg_stmt *sl_dist, *sl_count;
+    /* procedures mode (procs.c): one CALL per transaction type, in TPCC_* order */
+    bool procs;
+    bool pg_arrays;      /* New-Order's line lists as array literals ({1,2}), else 1,2 */
+    dg_stmt *pr[TPCC_NTX];
 
     /* grow-only scratch */
     int64_t *ids;        /* customer ids of a last-name lookup */
@@ -209,6 +214,11 @@ void dg_tpcc_gen_order_status(dg_tpcc_term *t, dg_tpcc_os_in *in);
 void dg_tpcc_gen_delivery(dg_tpcc_term *t, dg_tpcc_dl_in *in);
 void dg_tpcc_gen_stock_level(dg_tpcc_term *t, dg_tpcc_sl_in *in);
 
+/* New-Order's lines in the order their stock rows are locked: by (supply warehouse,
+ * item), so that concurrent New-Orders do not deadlock; idx[k] is the k-th line's index
+ * in in->line (its OL_NUMBER - 1). */
+void dg_tpcc_line_order(const dg_tpcc_no_in *in, int idx[TPCC_MAX_OL]);
+
 /* The five transactions, each a whole database transaction (begin ... commit). They
  * return 0 when it committed (or, for New-Order, when it rolled back on purpose:
  * out->rolled_back) or an error with the transaction possibly still open (the caller
@@ -220,6 +230,34 @@ int dg_tpcc_order_status(dg_tpcc_term *t, const dg_tpcc_os_in *in, dg_tpcc_os_ou
 int dg_tpcc_delivery(dg_tpcc_term *t, const dg_tpcc_dl_in *in, dg_tpcc_dl_out *out, dg_err *err);
 int dg_tpcc_stock_level(dg_tpcc_term *t, const dg_tpcc_sl_in *in, dg_tpcc_sl_out *out,
                         dg_err *err);
+
+/* ---- the transactions as stored procedures (procs.c) ------------------------------------------ */
+
+/* True when dbgauge has the procedures in d's language (dialect proc_style). */
+bool dg_tpcc_procs_available(const dg_dialect *d);
+/* Drops any and creates the five procedures on conn. 0 or an error (DG_E_INVAL where the
+ * dialect has none: the message names the databases that have them). */
+int dg_tpcc_procs_install(dg_conn *conn, dg_err *err);
+/* Drops them (nothing where the dialect has none). */
+int dg_tpcc_procs_drop(dg_conn *conn, dg_err *err);
+/* Prepares the five CALLs into *t (zero-initialised, as for dg_tpcc_term_init); freed by
+ * dg_tpcc_term_fini. */
+int dg_tpcc_procs_term_init(dg_tpcc_term *t, dg_conn *conn, dg_err *err);
+/* The five transactions through their procedures: the same inputs as above, one round
+ * trip, the transaction begun and ended by the procedure. They fill only the outputs the
+ * procedures hand back: New-Order's rolled_back and o_id, Payment's c_id and c_credit,
+ * Order-Status's c_id, o_id and ol_count, Delivery's skipped and races, Stock-Level's
+ * low_stock. */
+int dg_tpcc_proc_new_order(dg_tpcc_term *t, const dg_tpcc_no_in *in, dg_tpcc_no_out *out,
+                           dg_err *err);
+int dg_tpcc_proc_payment(dg_tpcc_term *t, const dg_tpcc_pay_in *in, dg_tpcc_pay_out *out,
+                         dg_err *err);
+int dg_tpcc_proc_order_status(dg_tpcc_term *t, const dg_tpcc_os_in *in, dg_tpcc_os_out *out,
+                              dg_err *err);
+int dg_tpcc_proc_delivery(dg_tpcc_term *t, const dg_tpcc_dl_in *in, dg_tpcc_dl_out *out,
+                          dg_err *err);
+int dg_tpcc_proc_stock_level(dg_tpcc_term *t, const dg_tpcc_sl_in *in, dg_tpcc_sl_out *out,
+                             dg_err *err);
 
 /* 0-based index of the customer chosen among n namesakes sorted by C_FIRST: the one at
  * position ceil(n/2) counted from 1 (2.5.2.2). n >= 1. */

@@ -274,6 +274,23 @@ static int customer_by_name(dg_tpcc_term *t, int64_t w, int64_t d, const char *l
 
 /* ---- New-Order (2.4) ------------------------------------------------------------------------ */
 
+void dg_tpcc_line_order(const dg_tpcc_no_in *in, int idx[TPCC_MAX_OL])
+{
+    for (int i = 0; i < in->ol_cnt; i++) { /* insertion sort: 5..15 lines */
+        int j = i;
+        const dg_tpcc_line_in *li = &in->line[i];
+        while (j > 0) {
+            const dg_tpcc_line_in *lj = &in->line[idx[j - 1]];
+            if (lj->supply_w_id < li->supply_w_id ||
+                (lj->supply_w_id == li->supply_w_id && lj->i_id <= li->i_id))
+                break;
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = i;
+    }
+}
+
 int dg_tpcc_new_order(dg_tpcc_term *t, const dg_tpcc_no_in *in, dg_tpcc_no_out *out, dg_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -331,21 +348,8 @@ int dg_tpcc_new_order(dg_tpcc_term *t, const dg_tpcc_no_in *in, dg_tpcc_no_out *
     if ((rc = run_dml(t->no_ins_no, pn, 3, NULL, err)) != 0)
         return rc;
 
-    /* lines in (supply warehouse, item) order; idx keeps each line's OL_NUMBER - 1 */
     int idx[TPCC_MAX_OL];
-    for (int i = 0; i < in->ol_cnt; i++) {
-        int j = i;
-        const dg_tpcc_line_in *li = &in->line[i];
-        while (j > 0) {
-            const dg_tpcc_line_in *lj = &in->line[idx[j - 1]];
-            if (lj->supply_w_id < li->supply_w_id ||
-                (lj->supply_w_id == li->supply_w_id && lj->i_id <= li->i_id))
-                break;
-            idx[j] = idx[j - 1];
-            j--;
-        }
-        idx[j] = i;
-    }
+    dg_tpcc_line_order(in, idx);
     dg_stmt *stock = t->no_stock[in->d_id - 1];
     int64_t sum = 0;
     for (int k = 0; k < in->ol_cnt; k++) {
@@ -694,6 +698,10 @@ void dg_tpcc_term_fini(dg_tpcc_term *t)
     for (int d = 0; d < TPCC_DISTRICTS; d++) {
         dg_stmt_free(t->no_stock[d]);
         t->no_stock[d] = NULL;
+    }
+    for (int i = 0; i < TPCC_NTX; i++) {
+        dg_stmt_free(t->pr[i]);
+        t->pr[i] = NULL;
     }
     free(t->ids);
     t->ids = NULL;
