@@ -188,12 +188,13 @@ typedef enum dg_xml_style {
 /* The stored-procedure language a dialect has, for workloads that can run their
  * transactions as procedures (tpcc --wl-opt procedures=1). */
 typedef enum dg_proc_style {
-    DG_PROC_NONE = 0, /* none dbgauge writes procedures in (SQLite has none; Firebird's
-                         PSQL is not written yet) */
+    DG_PROC_NONE = 0, /* none dbgauge writes procedures in (SQLite has none) */
     DG_PROC_PLPGSQL,  /* PL/pgSQL procedures with COMMIT/ROLLBACK inside, CALLed with
                          INOUT parameters that come back as a row (PostgreSQL 11+) */
     DG_PROC_SQLPSM,   /* SQL/PSM procedures with START TRANSACTION inside, results as a
                          SELECT's result set (MariaDB, MySQL) */
+    DG_PROC_PSQL,     /* PSQL selectable procedures, which cannot end a transaction: the
+                         client begins and commits it (Firebird 3) */
 } dg_proc_style;
 
 typedef enum dg_limit_style {

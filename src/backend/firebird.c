@@ -2243,6 +2243,7 @@ static const dg_dialect firebird_dialect = {
     .t_char = "CHAR",
     .t_varchar = "VARCHAR",
     .sized_types = true,
+    .proc_style = DG_PROC_PSQL,
     .now_expr = "LOCALTIMESTAMP",
     .for_update = " WITH LOCK",
     .limit_style = DG_LIMIT_ROWS,

@@ -473,6 +473,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     memset(&st, 0, sizeof st);
     bool have_stats = false;
     bool conn_abandoned = false; /* a stuck statistics call keeps the connection */
+    bool run_begun = false;      /* wl->ops->run_begin succeeded: run_end is owed */
     int rc = dg_session_connect(cfg, false, &conn, err);
     if (rc)
         goto out;
@@ -503,6 +504,13 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     int64_t wanted_scale = wl->scale;
     if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_RUN, &load, stage, err)) != 0)
         goto out;
+    if (wl->ops->run_begin) {
+        if ((rc = wl->ops->run_begin(wl, conn, err)) != 0) {
+            dg_err_prefix(err, "cannot set the run up");
+            goto out;
+        }
+        run_begun = true;
+    }
     if (wl->scale_given && wanted_scale != wl->scale && wl->tables)
         dg_log_warn("--scale %lld ignored: the database holds scale %lld", (long long)wanted_scale,
                     (long long)wl->scale);
@@ -683,6 +691,11 @@ out:
     }
     if (conn_abandoned)
         conn = NULL; /* the sampler's thread still uses it */
+    if (run_begun && conn && wl->ops->run_end) {
+        dg_err e_end = DG_ERR_INIT;
+        if (wl->ops->run_end(wl, conn, &e_end))
+            dg_log_warn("cannot remove what the run made in the database: %s", e_end.msg);
+    }
     if (have_stats)
         dg_run_stats_free(&st);
     json_decref(ctx.intervals);

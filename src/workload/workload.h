@@ -117,6 +117,14 @@ typedef struct dg_workload_ops {
     int (*drop)(dg_workload *wl, dg_conn *conn, dg_err *err);
     /* Reads scale and load-time facts from a loaded database (e.g. count of branches). */
     int (*attach)(dg_workload *wl, dg_conn *conn, dg_err *err);
+    /* A run only (not load or check), after attach, before the terminals connect, on the
+     * session's connection: creates what the run's mode needs in the database (tpcc's
+     * stored procedures). NULL: nothing. */
+    int (*run_begin)(dg_workload *wl, dg_conn *conn, dg_err *err);
+    /* After a run whose run_begin succeeded, finished or failed, while the session's
+     * connection is usable: removes what run_begin made, so that it holds no other
+     * workload's drop back (Firebird refuses to drop a table a procedure uses). */
+    int (*run_end)(dg_workload *wl, dg_conn *conn, dg_err *err);
     /* Per-terminal state: prepare statements on t->conn. *state written only on success.
      * Called again after a reconnect (after term_close of the old state). */
     int (*term_open)(dg_workload *wl, const dg_term *t, void **state, dg_err *err);

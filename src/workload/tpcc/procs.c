@@ -17,12 +17,18 @@
  * CALL's transaction, results in INOUT parameters (PostgreSQL 11+; New-Order's lines as
  * int[] literals); SQL/PSM procedures with START TRANSACTION inside and an exit handler
  * that rolls back and re-raises, results in a final SELECT (MariaDB, MySQL; the lines as
- * comma-separated lists). Stock-Level and Order-Status read at the session's isolation on
- * PostgreSQL (its default, READ COMMITTED, is what txn.c asks for Stock-Level); MariaDB's
- * set READ COMMITTED / READ ONLY as txn.c does.
+ * comma-separated lists); PSQL selectable procedures in a transaction the client begins
+ * and ends with txn.c's options, since Firebird's cannot end one (Firebird 3; the lists
+ * comma-separated, the unused item an exception caught inside, its work undone). On
+ * PostgreSQL Stock-Level and Order-Status read at the session's isolation (its default,
+ * READ COMMITTED, is what txn.c asks for Stock-Level); MariaDB's set READ COMMITTED /
+ * READ ONLY as txn.c does.
  *
- * The procedures are (re)created by attach() on a run that asks for them, and dropped
- * with the tables.
+ * A run that asks for them creates the procedures before its terminals connect and drops
+ * them after (workload ops run_begin and run_end: on Firebird a procedure would keep other
+ * workloads from dropping the tables it uses); a load with --drop drops any left behind
+ * by a run that was killed. Two runs with procedures=1 on one database at once would
+ * drop each other's.
  */
 #include "workload/tpcc/tpcc.h"
 
@@ -519,6 +525,293 @@ static const char *const psm_calls[] = {
     "CALL dg_tpcc_stock_level(?, ?, ?)",
 };
 
+/* ---- PSQL (Firebird 3) ---------------------------------------------------------------------- */
+
+/* Firebird's procedures cannot end a transaction: the client begins it (with the isolation
+ * txn.c uses for the profile) and commits it after reading the row the procedure SUSPENDs;
+ * New-Order's unused item raises dg_tpcc_no_item, which the procedure's outer block
+ * catches, undoing the block's work (a savepoint), and the client rolls back. The lists are
+ * comma-separated, read by a sub-function. */
+static const char *const psql_pre[] = {
+    "CREATE EXCEPTION dg_tpcc_error 'tpcc: a row the transaction needs is missing'",
+    "CREATE EXCEPTION dg_tpcc_no_item 'tpcc: item not valid'",
+};
+
+#define PSQL_NTH                                                                               \
+    "  DECLARE FUNCTION nth(s VARCHAR(255), k INT) RETURNS INT AS\n"                         \
+    "    DECLARE i INT = 1;\n"                                                                \
+    "    DECLARE p INT;\n"                                                                    \
+    "  BEGIN\n"                                                                               \
+    "    WHILE (i < k) DO BEGIN\n"                                                            \
+    "      p = POSITION(',' IN s);\n"                                                         \
+    "      s = SUBSTRING(s FROM p + 1);\n"                                                    \
+    "      i = i + 1;\n"                                                                      \
+    "    END\n"                                                                               \
+    "    p = POSITION(',' IN s);\n"                                                           \
+    "    IF (p = 0) THEN RETURN CAST(s AS INT);\n"                                            \
+    "    RETURN CAST(SUBSTRING(s FROM 1 FOR p - 1) AS INT);\n"                                \
+    "  END\n"
+
+static const char *const psql_ddl[] = {
+    /* New-Order */
+    "CREATE PROCEDURE dg_tpcc_new_order(p_w INT, p_d INT, p_c INT, p_ol_cnt INT,\n"
+    "  p_all_local INT, p_items VARCHAR(255), p_supply VARCHAR(255), p_qty VARCHAR(255),\n"
+    "  p_num VARCHAR(255))\n"
+    "RETURNS (status INT, o_id INT) AS\n"
+    "  DECLARE v_w_tax NUMERIC(4,4);\n"
+    "  DECLARE v_d_tax NUMERIC(4,4);\n"
+    "  DECLARE v_disc NUMERIC(4,4);\n"
+    "  DECLARE v_last VARCHAR(16);\n"
+    "  DECLARE v_credit CHAR(2);\n"
+    "  DECLARE v_price NUMERIC(5,2);\n"
+    "  DECLARE v_iname VARCHAR(24);\n"
+    "  DECLARE v_idata VARCHAR(50);\n"
+    "  DECLARE v_sq INT;\n"
+    "  DECLARE v_sdata VARCHAR(50);\n"
+    "  DECLARE v_dist CHAR(24);\n"
+    "  DECLARE v_item INT;\n"
+    "  DECLARE v_sw INT;\n"
+    "  DECLARE v_q INT;\n"
+    "  DECLARE v_n INT;\n"
+    "  DECLARE k INT;\n"
+    PSQL_NTH
+    "BEGIN\n"
+    "  status = 0;\n"
+    "  BEGIN\n"
+    "    SELECT w_tax FROM warehouse WHERE w_id = :p_w INTO :v_w_tax;\n"
+    "    IF (v_w_tax IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: warehouse not found';\n"
+    "    UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = :p_w AND d_id = :p_d\n"
+    "      RETURNING d_tax, d_next_o_id - 1 INTO :v_d_tax, :o_id;\n"
+    "    IF (o_id IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: district not found';\n"
+    "    SELECT c_discount, c_last, c_credit FROM customer\n"
+    "      WHERE c_w_id = :p_w AND c_d_id = :p_d AND c_id = :p_c INTO :v_disc, :v_last, :v_credit;\n"
+    "    IF (v_credit IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: customer not found';\n"
+    "    INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt,\n"
+    "      o_all_local) VALUES (:o_id, :p_d, :p_w, :p_c, LOCALTIMESTAMP, NULL, :p_ol_cnt,\n"
+    "      :p_all_local);\n"
+    "    INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (:o_id, :p_d, :p_w);\n"
+    "    k = 1;\n"
+    "    WHILE (k <= p_ol_cnt) DO BEGIN\n"
+    "      v_item = nth(p_items, k);\n"
+    "      v_sw = nth(p_supply, k);\n"
+    "      v_q = nth(p_qty, k);\n"
+    "      v_n = nth(p_num, k);\n"
+    "      v_price = NULL;\n"
+    "      v_sq = NULL;\n"
+    "      SELECT i_price, i_name, i_data FROM item WHERE i_id = :v_item\n"
+    "        INTO :v_price, :v_iname, :v_idata;\n"
+    "      IF (v_price IS NULL) THEN EXCEPTION dg_tpcc_no_item;\n"
+    "      SELECT s_quantity, s_data, CASE :p_d WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02\n"
+    "        WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05\n"
+    "        WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08\n"
+    "        WHEN 9 THEN s_dist_09 ELSE s_dist_10 END\n"
+    "        FROM stock WHERE s_i_id = :v_item AND s_w_id = :v_sw WITH LOCK\n"
+    "        INTO :v_sq, :v_sdata, :v_dist;\n"
+    "      IF (v_sq IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: stock (item, warehouse) not found';\n"
+    "      UPDATE stock SET s_quantity = CASE WHEN :v_sq >= :v_q + 10 THEN :v_sq - :v_q\n"
+    "          ELSE :v_sq - :v_q + 91 END, s_ytd = s_ytd + :v_q, s_order_cnt = s_order_cnt + 1,\n"
+    "        s_remote_cnt = s_remote_cnt + CASE WHEN :v_sw <> :p_w THEN 1 ELSE 0 END\n"
+    "        WHERE s_i_id = :v_item AND s_w_id = :v_sw;\n"
+    "      INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id,\n"
+    "        ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)\n"
+    "        VALUES (:o_id, :p_d, :p_w, :v_n, :v_item, :v_sw, NULL, :v_q, :v_q * :v_price,\n"
+    "        :v_dist);\n"
+    "      k = k + 1;\n"
+    "    END\n"
+    "    WHEN EXCEPTION dg_tpcc_no_item DO status = 1;\n"
+    "  END\n"
+    "  SUSPEND;\n"
+    "END",
+
+    /* Payment */
+    "CREATE PROCEDURE dg_tpcc_payment(p_w INT, p_d INT, p_c_w INT, p_c_d INT, p_by_name INT,\n"
+    "  p_c INT, p_last VARCHAR(16), p_amount NUMERIC(6,2))\n"
+    "RETURNS (c_id_out INT, c_credit_out CHAR(2)) AS\n"
+    "  DECLARE v_n INT;\n"
+    "  DECLARE v_pos INT;\n"
+    "  DECLARE v_wname VARCHAR(10);\n"
+    "  DECLARE v_dname VARCHAR(10);\n"
+    "  DECLARE v_s1 VARCHAR(20);\n"
+    "  DECLARE v_s2 VARCHAR(20);\n"
+    "  DECLARE v_city VARCHAR(20);\n"
+    "  DECLARE v_st CHAR(2);\n"
+    "  DECLARE v_zip CHAR(9);\n"
+    "  DECLARE v_first VARCHAR(16);\n"
+    "  DECLARE v_middle CHAR(2);\n"
+    "  DECLARE v_clast VARCHAR(16);\n"
+    "  DECLARE v_phone CHAR(16);\n"
+    "  DECLARE v_since TIMESTAMP;\n"
+    "  DECLARE v_lim NUMERIC(12,2);\n"
+    "  DECLARE v_disc NUMERIC(4,4);\n"
+    "  DECLARE v_bal NUMERIC(12,2);\n"
+    "  DECLARE v_data VARCHAR(500);\n"
+    "  DECLARE v_found INT;\n"
+    "BEGIN\n"
+    "  UPDATE warehouse SET w_ytd = w_ytd + :p_amount WHERE w_id = :p_w;\n"
+    "  v_found = NULL;\n"
+    "  SELECT 1, w_name, w_street_1, w_street_2, w_city, w_state, w_zip FROM warehouse\n"
+    "    WHERE w_id = :p_w INTO :v_found, :v_wname, :v_s1, :v_s2, :v_city, :v_st, :v_zip;\n"
+    "  IF (v_found IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: warehouse not found';\n"
+    "  UPDATE district SET d_ytd = d_ytd + :p_amount WHERE d_w_id = :p_w AND d_id = :p_d;\n"
+    "  v_found = NULL;\n"
+    "  SELECT 1, d_name, d_street_1, d_street_2, d_city, d_state, d_zip FROM district\n"
+    "    WHERE d_w_id = :p_w AND d_id = :p_d\n"
+    "    INTO :v_found, :v_dname, :v_s1, :v_s2, :v_city, :v_st, :v_zip;\n"
+    "  IF (v_found IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: district not found';\n"
+    "  c_id_out = p_c;\n"
+    "  IF (p_by_name = 1) THEN BEGIN\n"
+    "    SELECT COUNT(*) FROM customer\n"
+    "      WHERE c_w_id = :p_c_w AND c_d_id = :p_c_d AND c_last = :p_last INTO :v_n;\n"
+    "    IF (v_n = 0) THEN EXCEPTION dg_tpcc_error 'tpcc: no customer with that last name';\n"
+    "    v_pos = (v_n + 1) / 2;\n"
+    "    SELECT c_id FROM customer WHERE c_w_id = :p_c_w AND c_d_id = :p_c_d\n"
+    "      AND c_last = :p_last ORDER BY c_first ROWS :v_pos TO :v_pos INTO :c_id_out;\n"
+    "  END\n"
+    "  SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip,\n"
+    "    c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance FROM customer\n"
+    "    WHERE c_w_id = :p_c_w AND c_d_id = :p_c_d AND c_id = :c_id_out WITH LOCK\n"
+    "    INTO :v_first, :v_middle, :v_clast, :v_s1, :v_s2, :v_city, :v_st, :v_zip, :v_phone,\n"
+    "      :v_since, :c_credit_out, :v_lim, :v_disc, :v_bal;\n"
+    "  IF (c_credit_out IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: customer not found';\n"
+    "  IF (c_credit_out = 'BC') THEN BEGIN\n"
+    "    SELECT c_data FROM customer WHERE c_w_id = :p_c_w AND c_d_id = :p_c_d\n"
+    "      AND c_id = :c_id_out INTO :v_data;\n"
+    "    v_data = SUBSTRING(c_id_out || ' ' || p_c_d || ' ' || p_c_w || ' ' || p_d || ' ' ||\n"
+    "      p_w || ' ' || CAST(p_amount AS VARCHAR(20)) || ' ' || COALESCE(v_data, '')\n"
+    "      FROM 1 FOR 500);\n"
+    "    UPDATE customer SET c_balance = c_balance - :p_amount,\n"
+    "      c_ytd_payment = c_ytd_payment + :p_amount, c_payment_cnt = c_payment_cnt + 1,\n"
+    "      c_data = :v_data WHERE c_w_id = :p_c_w AND c_d_id = :p_c_d AND c_id = :c_id_out;\n"
+    "  END ELSE\n"
+    "    UPDATE customer SET c_balance = c_balance - :p_amount,\n"
+    "      c_ytd_payment = c_ytd_payment + :p_amount, c_payment_cnt = c_payment_cnt + 1\n"
+    "      WHERE c_w_id = :p_c_w AND c_d_id = :p_c_d AND c_id = :c_id_out;\n"
+    "  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount,\n"
+    "    h_data) VALUES (:c_id_out, :p_c_d, :p_c_w, :p_d, :p_w, LOCALTIMESTAMP, :p_amount,\n"
+    "    SUBSTRING(COALESCE(:v_wname, '') FROM 1 FOR 10) || '    ' ||\n"
+    "      SUBSTRING(COALESCE(:v_dname, '') FROM 1 FOR 10));\n"
+    "  SUSPEND;\n"
+    "END",
+
+    /* Order-Status */
+    "CREATE PROCEDURE dg_tpcc_order_status(p_w INT, p_d INT, p_by_name INT, p_c INT,\n"
+    "  p_last VARCHAR(16))\n"
+    "RETURNS (c_id_out INT, o_id_out INT, ol_count INT) AS\n"
+    "  DECLARE v_n INT;\n"
+    "  DECLARE v_pos INT;\n"
+    "  DECLARE v_bal NUMERIC(12,2);\n"
+    "  DECLARE v_first VARCHAR(16);\n"
+    "  DECLARE v_middle CHAR(2);\n"
+    "  DECLARE v_clast VARCHAR(16);\n"
+    "  DECLARE v_entry TIMESTAMP;\n"
+    "  DECLARE v_carrier INT;\n"
+    "  DECLARE v_i INT;\n"
+    "  DECLARE v_sw INT;\n"
+    "  DECLARE v_q INT;\n"
+    "  DECLARE v_amount NUMERIC(6,2);\n"
+    "  DECLARE v_deliv TIMESTAMP;\n"
+    "BEGIN\n"
+    "  c_id_out = p_c;\n"
+    "  o_id_out = 0;\n"
+    "  ol_count = 0;\n"
+    "  IF (p_by_name = 1) THEN BEGIN\n"
+    "    SELECT COUNT(*) FROM customer\n"
+    "      WHERE c_w_id = :p_w AND c_d_id = :p_d AND c_last = :p_last INTO :v_n;\n"
+    "    IF (v_n = 0) THEN EXCEPTION dg_tpcc_error 'tpcc: no customer with that last name';\n"
+    "    v_pos = (v_n + 1) / 2;\n"
+    "    SELECT c_id FROM customer WHERE c_w_id = :p_w AND c_d_id = :p_d\n"
+    "      AND c_last = :p_last ORDER BY c_first ROWS :v_pos TO :v_pos INTO :c_id_out;\n"
+    "  END\n"
+    "  SELECT c_balance, c_first, c_middle, c_last FROM customer\n"
+    "    WHERE c_w_id = :p_w AND c_d_id = :p_d AND c_id = :c_id_out\n"
+    "    INTO :v_bal, :v_first, :v_middle, :v_clast;\n"
+    "  IF (v_bal IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: customer not found';\n"
+    "  SELECT o_id, o_entry_d, o_carrier_id FROM orders\n"
+    "    WHERE o_w_id = :p_w AND o_d_id = :p_d AND o_c_id = :c_id_out\n"
+    "    ORDER BY o_id DESC ROWS 1 INTO :o_id_out, :v_entry, :v_carrier;\n"
+    "  IF (o_id_out > 0) THEN\n"
+    "    FOR SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d\n"
+    "      FROM order_line WHERE ol_w_id = :p_w AND ol_d_id = :p_d AND ol_o_id = :o_id_out\n"
+    "      INTO :v_i, :v_sw, :v_q, :v_amount, :v_deliv DO\n"
+    "      ol_count = ol_count + 1;\n"
+    "  SUSPEND;\n"
+    "END",
+
+    /* Delivery */
+    "CREATE PROCEDURE dg_tpcc_delivery(p_w INT, p_carrier INT)\n"
+    "RETURNS (skipped INT, races INT) AS\n"
+    "  DECLARE d INT;\n"
+    "  DECLARE v_o INT;\n"
+    "  DECLARE v_c INT;\n"
+    "  DECLARE v_min INT;\n"
+    "  DECLARE v_tries INT;\n"
+    "  DECLARE v_sum NUMERIC(12,2);\n"
+    "BEGIN\n"
+    "  skipped = 0;\n"
+    "  races = 0;\n"
+    "  d = 1;\n"
+    "  WHILE (d <= 10) DO BEGIN\n"
+    "    v_tries = 0;\n"
+    "    WHILE (1 = 1) DO BEGIN\n"
+    "      v_o = NULL;\n"
+    "      DELETE FROM new_order WHERE no_w_id = :p_w AND no_d_id = :d AND no_o_id =\n"
+    "        (SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = :p_w AND no_d_id = :d)\n"
+    "        RETURNING no_o_id INTO :v_o;\n"
+    "      IF (v_o IS NOT NULL) THEN LEAVE;\n"
+    "      v_min = NULL;\n"
+    "      SELECT MIN(no_o_id) FROM new_order WHERE no_w_id = :p_w AND no_d_id = :d\n"
+    "        INTO :v_min;\n"
+    "      IF (v_min IS NULL) THEN LEAVE;\n"
+    "      races = races + 1;\n"
+    "      v_tries = v_tries + 1;\n"
+    "      IF (v_tries >= 1000) THEN\n"
+    "        EXCEPTION dg_tpcc_error 'tpcc: delivery lost 1000 races for the oldest new order';\n"
+    "    END\n"
+    "    IF (v_o IS NULL) THEN\n"
+    "      skipped = skipped + 1;\n"
+    "    ELSE BEGIN\n"
+    "      v_c = NULL;\n"
+    "      UPDATE orders SET o_carrier_id = :p_carrier WHERE o_w_id = :p_w AND o_d_id = :d\n"
+    "        AND o_id = :v_o RETURNING o_c_id INTO :v_c;\n"
+    "      IF (v_c IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: order not found';\n"
+    "      UPDATE order_line SET ol_delivery_d = LOCALTIMESTAMP WHERE ol_w_id = :p_w\n"
+    "        AND ol_d_id = :d AND ol_o_id = :v_o;\n"
+    "      v_sum = NULL;\n"
+    "      SELECT SUM(ol_amount) FROM order_line WHERE ol_w_id = :p_w AND ol_d_id = :d\n"
+    "        AND ol_o_id = :v_o INTO :v_sum;\n"
+    "      UPDATE customer SET c_balance = c_balance + COALESCE(:v_sum, 0),\n"
+    "        c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = :p_w AND c_d_id = :d\n"
+    "        AND c_id = :v_c;\n"
+    "    END\n"
+    "    d = d + 1;\n"
+    "  END\n"
+    "  SUSPEND;\n"
+    "END",
+
+    /* Stock-Level */
+    "CREATE PROCEDURE dg_tpcc_stock_level(p_w INT, p_d INT, p_threshold INT)\n"
+    "RETURNS (low_stock INT) AS\n"
+    "  DECLARE v_next INT;\n"
+    "BEGIN\n"
+    "  SELECT d_next_o_id FROM district WHERE d_w_id = :p_w AND d_id = :p_d INTO :v_next;\n"
+    "  IF (v_next IS NULL) THEN EXCEPTION dg_tpcc_error 'tpcc: district not found';\n"
+    "  SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = :p_w\n"
+    "    AND ol_d_id = :p_d AND ol_o_id < :v_next AND ol_o_id >= :v_next - 20\n"
+    "    AND s_w_id = :p_w AND s_i_id = ol_i_id AND s_quantity < :p_threshold INTO :low_stock;\n"
+    "  SUSPEND;\n"
+    "END",
+};
+
+static const char *const psql_calls[] = {
+    "SELECT status, o_id FROM dg_tpcc_new_order(?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    "SELECT c_id_out, c_credit_out FROM dg_tpcc_payment(?, ?, ?, ?, ?, ?, ?, ?)",
+    "SELECT c_id_out, o_id_out, ol_count FROM dg_tpcc_order_status(?, ?, ?, ?, ?)",
+    "SELECT skipped, races FROM dg_tpcc_delivery(?, ?)",
+    "SELECT low_stock FROM dg_tpcc_stock_level(?, ?, ?)",
+};
+
+static const char *const psql_post[] = {"dg_tpcc_error", "dg_tpcc_no_item"};
+
 /* ---- install, drop ----------------------------------------------------------------------------- */
 
 bool dg_tpcc_procs_available(const dg_dialect *d)
@@ -526,20 +819,49 @@ bool dg_tpcc_procs_available(const dg_dialect *d)
     return d->proc_style != DG_PROC_NONE;
 }
 
+/* Firebird has no DROP ... IF EXISTS: drops object `name` of `kind` ("PROCEDURE",
+ * "EXCEPTION") when the system table lists it. */
+static int psql_drop(dg_conn *conn, const char *kind, const char *name, dg_err *err)
+{
+    char upper[64], sql[160];
+    size_t n = strlen(name);
+    for (size_t i = 0; i <= n && i < sizeof upper; i++)
+        upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+    bool proc = !strcmp(kind, "PROCEDURE");
+    snprintf(sql, sizeof sql, "SELECT COUNT(*) FROM %s WHERE %s = ?",
+             proc ? "rdb$procedures" : "rdb$exceptions",
+             proc ? "rdb$procedure_name" : "rdb$exception_name");
+    dg_value p = dg_vstr(upper);
+    int64_t count = 0;
+    bool found = false;
+    int rc = dg_query_int(conn, sql, &p, 1, &count, &found, err);
+    if (rc || count == 0)
+        return rc;
+    snprintf(sql, sizeof sql, "DROP %s %s", kind, name);
+    return dg_exec(conn, sql, err);
+}
+
 int dg_tpcc_procs_drop(dg_conn *conn, dg_err *err)
 {
-    if (!dg_tpcc_procs_available(conn->dialect))
+    dg_proc_style style = conn->dialect->proc_style;
+    if (style == DG_PROC_NONE)
         return 0;
     char sql[128];
-    for (int i = 0; i < NPROCS; i++) {
-        snprintf(sql, sizeof sql, "DROP PROCEDURE IF EXISTS %s", proc_names[i]);
-        int rc = dg_exec(conn, sql, err);
-        if (rc) {
-            dg_err_prefix(err, "dropping procedure %s", proc_names[i]);
-            return rc;
+    int rc = 0;
+    for (int i = 0; i < NPROCS && rc == 0; i++) {
+        if (style == DG_PROC_PSQL) {
+            rc = psql_drop(conn, "PROCEDURE", proc_names[i], err);
+        } else {
+            snprintf(sql, sizeof sql, "DROP PROCEDURE IF EXISTS %s", proc_names[i]);
+            rc = dg_exec(conn, sql, err);
         }
+        if (rc)
+            dg_err_prefix(err, "dropping procedure %s", proc_names[i]);
     }
-    return 0;
+    for (size_t i = 0; style == DG_PROC_PSQL && rc == 0 && i < sizeof psql_post / sizeof psql_post[0]; i++)
+        if ((rc = psql_drop(conn, "EXCEPTION", psql_post[i], err)) != 0)
+            dg_err_prefix(err, "dropping exception %s", psql_post[i]);
+    return rc;
 }
 
 int dg_tpcc_procs_install(dg_conn *conn, dg_err *err)
@@ -548,10 +870,14 @@ int dg_tpcc_procs_install(dg_conn *conn, dg_err *err)
     if (!dg_tpcc_procs_available(d))
         return dg_err_fail(err, DG_E_INVAL,
                            "tpcc --wl-opt procedures=1: dbgauge has no stored procedures for "
-                           "%s (it has them for postgres and mysql)",
+                           "%s (it has them for postgres, mysql and firebird)",
                            d->name);
-    const char *const *ddl = d->proc_style == DG_PROC_PLPGSQL ? pg_ddl : psm_ddl;
+    const char *const *ddl = d->proc_style == DG_PROC_PLPGSQL ? pg_ddl
+                             : d->proc_style == DG_PROC_PSQL  ? psql_ddl
+                                                              : psm_ddl;
     int rc = dg_tpcc_procs_drop(conn, err);
+    for (size_t i = 0; d->proc_style == DG_PROC_PSQL && rc == 0 && i < sizeof psql_pre / sizeof psql_pre[0]; i++)
+        rc = dg_exec(conn, psql_pre[i], err);
     for (int i = 0; i < NPROCS && rc == 0; i++) {
         rc = dg_exec(conn, ddl[i], err);
         if (rc)
@@ -566,8 +892,12 @@ int dg_tpcc_procs_term_init(dg_tpcc_term *t, dg_conn *conn, dg_err *err)
 {
     t->conn = conn;
     t->procs = true;
-    t->pg_arrays = conn->dialect->proc_style == DG_PROC_PLPGSQL;
-    const char *const *calls = t->pg_arrays ? pg_calls : psm_calls;
+    dg_proc_style style = conn->dialect->proc_style;
+    t->pg_arrays = style == DG_PROC_PLPGSQL;
+    t->client_tx = style == DG_PROC_PSQL;
+    const char *const *calls = style == DG_PROC_PLPGSQL ? pg_calls
+                               : style == DG_PROC_PSQL  ? psql_calls
+                                                        : psm_calls;
     int rc = 0;
     for (int i = 0; i < NPROCS && rc == 0; i++) {
         rc = dg_prepare(conn, calls[i], &t->pr[i], err);
@@ -627,11 +957,24 @@ static dg_value list_end(int_list *l, bool braces)
     return dg_vtext(l->buf, l->n);
 }
 
-/* Runs call i and reads its one row of results into the caller's columns (then resets). */
+/* The transactions' kinds, as txn.c begins them (where the client begins them). */
+static const dg_txopts tx_write = {.write = true};
+static const dg_txopts tx_read = {.read_only = true};
+static const dg_txopts tx_read_committed = {.read_only = true,
+                                            .isolation = DG_ISO_READ_COMMITTED};
+static const dg_txopts *const call_tx[] = {&tx_write, &tx_write, &tx_read, &tx_write,
+                                           &tx_read_committed};
+
+/* Runs call i and steps to its one row of results, which the caller reads, then resets
+ * the statement and calls finish(). Where the client owns the transaction (Firebird),
+ * begins it first. */
 static int call_row(dg_tpcc_term *t, int i, const dg_value *p, int n, dg_err *err)
 {
     dg_stmt *s = t->pr[i];
-    int rc = dg_execute(s, p, n, err);
+    int rc = t->client_tx ? dg_begin(t->conn, call_tx[i], err) : 0;
+    if (rc)
+        return rc;
+    rc = dg_execute(s, p, n, err);
     if (rc == 0) {
         int r = dg_fetch(s, err);
         if (r == 0)
@@ -643,6 +986,14 @@ static int call_row(dg_tpcc_term *t, int i, const dg_value *p, int n, dg_err *er
     if (rc)
         dg_stmt_reset(s);
     return rc;
+}
+
+/* Ends a transaction the client began (commits, or rolls back New-Order's unused item). */
+static int finish(dg_tpcc_term *t, bool rollback, dg_err *err)
+{
+    if (!t->client_tx)
+        return 0;
+    return rollback ? dg_rollback(t->conn, err) : dg_commit(t->conn, err);
 }
 
 static int64_t col_i(dg_stmt *s, int i)
@@ -685,7 +1036,7 @@ int dg_tpcc_proc_new_order(dg_tpcc_term *t, const dg_tpcc_no_in *in, dg_tpcc_no_
     out->rolled_back = col_i(t->pr[0], 0) == 1;
     out->o_id = col_i(t->pr[0], 1);
     dg_stmt_reset(t->pr[0]);
-    return 0;
+    return finish(t, out->rolled_back, err);
 }
 
 int dg_tpcc_proc_payment(dg_tpcc_term *t, const dg_tpcc_pay_in *in, dg_tpcc_pay_out *out,
@@ -708,7 +1059,7 @@ int dg_tpcc_proc_payment(dg_tpcc_term *t, const dg_tpcc_pay_in *in, dg_tpcc_pay_
         out->c_credit[n] = '\0';
     }
     dg_stmt_reset(t->pr[1]);
-    return 0;
+    return finish(t, false, err);
 }
 
 int dg_tpcc_proc_order_status(dg_tpcc_term *t, const dg_tpcc_os_in *in, dg_tpcc_os_out *out,
@@ -724,7 +1075,7 @@ int dg_tpcc_proc_order_status(dg_tpcc_term *t, const dg_tpcc_os_in *in, dg_tpcc_
     out->o_id = col_i(t->pr[2], 1);
     out->ol_count = (int)col_i(t->pr[2], 2);
     dg_stmt_reset(t->pr[2]);
-    return 0;
+    return finish(t, false, err);
 }
 
 int dg_tpcc_proc_delivery(dg_tpcc_term *t, const dg_tpcc_dl_in *in, dg_tpcc_dl_out *out,
@@ -738,7 +1089,7 @@ int dg_tpcc_proc_delivery(dg_tpcc_term *t, const dg_tpcc_dl_in *in, dg_tpcc_dl_o
     out->skipped = (int)col_i(t->pr[3], 0);
     out->races = (int)col_i(t->pr[3], 1);
     dg_stmt_reset(t->pr[3]);
-    return 0;
+    return finish(t, false, err);
 }
 
 int dg_tpcc_proc_stock_level(dg_tpcc_term *t, const dg_tpcc_sl_in *in, dg_tpcc_sl_out *out,
@@ -751,5 +1102,5 @@ int dg_tpcc_proc_stock_level(dg_tpcc_term *t, const dg_tpcc_sl_in *in, dg_tpcc_s
         return rc;
     out->low_stock = col_i(t->pr[4], 0);
     dg_stmt_reset(t->pr[4]);
-    return 0;
+    return finish(t, false, err);
 }

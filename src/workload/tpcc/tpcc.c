@@ -9,8 +9,9 @@
  * retry after a RETRY-class error (the runner restores the generator) repeats them.
  *
  * Options (--wl-opt NAME=VALUE): check=full (run C10 at any scale), gen_only=1 (loader
- * writes to a null sink; for bench/tpcc-gen), procedures=1 (each transaction one CALL of a
- * stored procedure, procs.c; attach creates them; run.execution says so). --keying-think turns on Clause 5.2.5's
+ * writes to a null sink; for bench/tpcc-gen), procedures=1 (each transaction one call of a
+ * stored procedure, procs.c; created for the run and dropped after it; run.execution
+ * says so). --keying-think turns on Clause 5.2.5's
  * keying and think times through ops->pause_ns.
  *
  * The transactions themselves are in txn.c, the schema in schema.c, the loader in load.c,
@@ -70,10 +71,21 @@ static int tpcc_attach(dg_workload *wl, dg_conn *conn, dg_err *err)
     dg_prng g;
     dg_prng_seed(&g, p->run_seed ^ UINT64_C(0x435f52554e000000)); /* "C_RUN" */
     p->c.c_last_run = dg_tpcc_c_run(&g, p->c.c_last_load);
-    if (p->procedures && (rc = dg_tpcc_procs_install(conn, err)) != 0)
-        return rc;
     p->attached = true;
     return 0;
+}
+
+/* procedures=1: the run's procedures exist while it runs */
+static int tpcc_run_begin(dg_workload *wl, dg_conn *conn, dg_err *err)
+{
+    dg_tpcc *p = wl->priv;
+    return p->procedures ? dg_tpcc_procs_install(conn, err) : 0;
+}
+
+static int tpcc_run_end(dg_workload *wl, dg_conn *conn, dg_err *err)
+{
+    dg_tpcc *p = wl->priv;
+    return p->procedures ? dg_tpcc_procs_drop(conn, err) : 0;
 }
 
 static int tpcc_drop(dg_workload *wl, dg_conn *conn, dg_err *err)
@@ -239,6 +251,8 @@ static const dg_workload_ops tpcc_ops = {
     .load = tpcc_load_op,
     .drop = tpcc_drop,
     .attach = tpcc_attach,
+    .run_begin = tpcc_run_begin,
+    .run_end = tpcc_run_end,
     .term_open = tpcc_term_open,
     .tx_run = tpcc_tx_run,
     .term_close = tpcc_term_close,

@@ -187,6 +187,7 @@ typedef struct dg_tpcc_term {
     /* procedures mode (procs.c): one CALL per transaction type, in TPCC_* order */
     bool procs;
     bool pg_arrays;      /* New-Order's line lists as array literals ({1,2}), else 1,2 */
+    bool client_tx;      /* the client begins and ends each procedure's transaction */
     dg_stmt *pr[TPCC_NTX];
 
     /* grow-only scratch */
