@@ -19,7 +19,9 @@
  * the binds go to the library again only when a parameter's type changes or a text buffer
  * grows (so the types travel to the server once, not per execute). A result set is
  * stored client-side right after execute (mysql_stmt_store_result), so rows left unread
- * never block the connection and reset is cheap. fetch() only positions on the next row;
+ * never block the connection and reset is cheap. fetch() only counts rows against the
+ * stored row count (no library call): the library's cursor is moved to the current row
+ * when a column of it is first asked for (a seek when rows were skipped), and
  * column() converts the column asked for (mysql_stmt_fetch_column) into its buffer:
  * integers as LONGLONG, floating point as DOUBLE, everything else as text in a buffer
  * that grows (grow-only) when a value does not fit. DECIMAL comes back as an exact
@@ -126,6 +128,10 @@ typedef struct my_stmt {
     unsigned rowseq;      /* bumped by each fetched row */
     unsigned *colseq;     /* rowseq when column i was last converted */
     bool has_rows;        /* a stored result is being read */
+    uint64_t nrows;       /* rows in the stored result */
+    uint64_t row;         /* the current row, 1-based: rows fetch() went through */
+    uint64_t libpos;      /* the row the library's cursor is on (0: none read yet);
+                             invariant: libpos <= row <= nrows while has_rows */
     int64_t affected;
 } my_stmt;
 
@@ -900,7 +906,9 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         if (nb_stmt_store_result(c, s->st))
             return stmt_error(c, s->st, inflight, err);
         s->has_rows = true;
-        s->affected = (int64_t)mysql_stmt_num_rows(s->st);
+        s->nrows = mysql_stmt_num_rows(s->st);
+        s->row = s->libpos = 0;
+        s->affected = (int64_t)s->nrows;
     } else {
         s->affected = (int64_t)mysql_stmt_affected_rows(s->st);
     }
@@ -911,19 +919,32 @@ static int my_fetch(dg_stmt *stmt, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
+    (void)err; /* the whole result was read (and checked) by execute */
     if (!s->has_rows)
         return 0;
-    /* only positions on the row: columns are converted when column() asks for them */
-    int r = nb_stmt_fetch(c, s->st);
-    if (r == 0 || r == MYSQL_DATA_TRUNCATED) {
+    /* the rows are all here: moving to the next one is counting it (the library's
+     * cursor follows only when a column of it is read, see load_column) */
+    if (s->row < s->nrows) {
+        s->row++;
         s->rowseq++;
         return 1;
     }
     nb_stmt_free_result(c, s->st);
     s->has_rows = false;
-    if (r == MYSQL_NO_DATA)
-        return 0;
-    return stmt_error(c, s->st, NULL, err);
+    return 0;
+}
+
+/* Puts the library's cursor on the current row: the next stored row, or a seek there
+ * when rows were skipped. False if the library fails (it has no row to give). */
+static bool position_row(my_stmt *s)
+{
+    if (s->libpos + 1 != s->row)
+        mysql_stmt_data_seek(s->st, s->row - 1);
+    int r = nb_stmt_fetch((my_conn *)s->base.conn, s->st);
+    if (r != 0 && r != MYSQL_DATA_TRUNCATED)
+        return false;
+    s->libpos = s->row;
+    return true;
 }
 
 /* Converts column i of the current row into its buffer; a text value that does not fit
@@ -931,6 +952,8 @@ static int my_fetch(dg_stmt *stmt, dg_err *err)
 static bool load_column(my_stmt *s, int i)
 {
     MYSQL_BIND *b = &s->rbind[i];
+    if (s->libpos != s->row && !position_row(s))
+        return false;
     if (mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
         return false;
     if ((s->rkind[i] == K_TEXT || s->rkind[i] == K_DECIMAL) && !s->rnull[i] &&
@@ -989,7 +1012,7 @@ static bool parse_decimal(const char *p, dg_value *out)
 static void my_column(dg_stmt *stmt, int i, dg_value *out)
 {
     my_stmt *s = (my_stmt *)stmt;
-    if (!s->has_rows || i < 0 || i >= s->ncols ||
+    if (!s->has_rows || s->row == 0 || i < 0 || i >= s->ncols ||
         (s->colseq[i] != s->rowseq && !load_column(s, i)) || s->rnull[i]) {
         *out = dg_vnull();
         return;
