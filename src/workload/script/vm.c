@@ -487,6 +487,16 @@ int dg_script_vm_run(dg_script_vm *vm, int script, dg_err *err)
             pc++;
             break;
         case CMD_SET:
+            if (cmd->expr.uniform_k) {
+                /* random(LO, HI) with valid constant bounds (checked when compiled):
+                 * the generator's draw, as dg_scr_eval would make it, with no
+                 * evaluation context to build and no error to expect */
+                scr_vmvar *x = &vm->vars[cmd->slot];
+                x->kind = VK_INT;
+                x->i = dg_prng_range(vm->rng, cmd->expr.lo, cmd->expr.hi);
+                pc++;
+                break;
+            }
             if ((rc = eval_cmd(vm, script, sc, cmd, n, &v, err)))
                 return rc;
             set_value(&vm->vars[cmd->slot], &v);
