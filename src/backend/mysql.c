@@ -25,7 +25,10 @@
  * column() converts the column asked for (mysql_stmt_fetch_column) into its buffer:
  * integers as LONGLONG, floating point as DOUBLE, everything else as text in a buffer
  * that grows (grow-only) when a value does not fit. DECIMAL comes back as an exact
- * DG_V_NUMERIC when it fits. Rows that are read and discarded cost no conversion.
+ * DG_V_NUMERIC when it fits. Rows that are read and discarded cost no conversion. A
+ * small result (KEEP_STORED_ROWS) read to its end or reset stays stored until the
+ * statement's next execute, which frees stored rows itself; a larger one is freed then
+ * and there.
  *
  * Events engine: a connection opened on a fiber (a thread with a waiter, core/wait.h) sets
  * MYSQL_OPT_NONBLOCK and makes every network call as the library's X_start / X_cont pair,
@@ -81,6 +84,12 @@ extern const dg_backend dg_backend_mysql;
 #define INFILE_CHUNK_BYTES (8u << 20)
 #define INSERT_MAX_BYTES (4u << 20)
 #define RESULT_TEXT_INITIAL 64
+/* Stored rows that a finished result (read to its end, or reset) may leave in place for
+ * the statement's next mysql_stmt_execute, which frees a stored result before it sends
+ * (Connector/C 3.1 and later): mysql_stmt_free_result would do the same work again, and
+ * walks the connection's statements besides. More rows are freed at once, so that no
+ * statement holds a large result it is done with. */
+#define KEEP_STORED_ROWS 64
 
 typedef struct my_conn {
     dg_conn base; /* must be first */
@@ -876,10 +885,7 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
-    if (s->has_rows) {
-        nb_stmt_free_result(c, s->st);
-        s->has_rows = false;
-    }
+    s->has_rows = false; /* a result still stored is freed by mysql_stmt_execute */
     s->affected = -1;
     if (n != s->base.nparams)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
@@ -915,6 +921,14 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     return 0;
 }
 
+/* The end of a stored result: see KEEP_STORED_ROWS. */
+static void finish_rows(my_conn *c, my_stmt *s)
+{
+    if (s->nrows > KEEP_STORED_ROWS)
+        nb_stmt_free_result(c, s->st);
+    s->has_rows = false;
+}
+
 static int my_fetch(dg_stmt *stmt, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
@@ -929,8 +943,7 @@ static int my_fetch(dg_stmt *stmt, dg_err *err)
         s->rowseq++;
         return 1;
     }
-    nb_stmt_free_result(c, s->st);
-    s->has_rows = false;
+    finish_rows(c, s);
     return 0;
 }
 
@@ -1042,10 +1055,8 @@ static int64_t my_affected(dg_stmt *stmt)
 static void my_reset(dg_stmt *stmt)
 {
     my_stmt *s = (my_stmt *)stmt;
-    if (s->has_rows) {
-        nb_stmt_free_result((my_conn *)stmt->conn, s->st);
-        s->has_rows = false;
-    }
+    if (s->has_rows)
+        finish_rows((my_conn *)stmt->conn, s);
 }
 
 static int my_exec(dg_conn *conn, const char *sql, dg_err *err)

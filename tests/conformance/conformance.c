@@ -694,6 +694,45 @@ static void test_results(void)
     dg_column(one, 0, &v);
     DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 20000 && memcmp(v.u.s.ptr, big, 20000) == 0);
     DG_CHECK_INT(dg_fetch(one, &e), 0);
+    /* a result of more rows (backends may keep a small finished result until the next
+     * execute and free a large one at once): read in part and reset, other statements,
+     * a transaction, then read again to its end, twice */
+    for (int i = 6; i <= 300; i++) {
+        dg_value r[2] = {dg_vint(i), dg_vstr("more")};
+        DG_CHECK_INT(dg_execute(ins, r, 2, &e), 0);
+    }
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    for (int i = 0; i < 10; i++)
+        DG_CHECK_INT(dg_fetch(all, &e), 1);
+    dg_stmt_reset(all);
+    p = dg_vint(250);
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(one, &e), 1);
+    dg_column(one, 0, &v);
+    DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 4 && !memcmp(v.u.s.ptr, "more", 4));
+    DG_CHECK_INT(dg_fetch(one, &e), 0);
+    DG_CHECK_INT(dg_begin(c, NULL, &e), 0);
+    DG_CHECK_INT(dg_commit(c, &e), 0);
+    for (int pass = 0; pass < 2; pass++) {
+        DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+        rows = 0;
+        int64_t sum = 0;
+        while (dg_fetch(all, &e) == 1) {
+            int64_t id = 0;
+            dg_column(all, 0, &v);
+            dg_value_as_int(&v, &id);
+            sum += id;
+            rows++;
+        }
+        DG_CHECK_INT(rows, 300);
+        DG_CHECK_INT(sum, 300 * 301 / 2);
+        p = dg_vint(1);
+        DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+        DG_CHECK_INT(dg_fetch(one, &e), 1);
+        dg_column(one, 0, &v);
+        DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 5 && !memcmp(v.u.s.ptr, "short", 5));
+        DG_CHECK_INT(dg_fetch(one, &e), 0);
+    }
     dg_stmt_free(one);
     dg_stmt_free(all);
     dg_stmt_free(ins);
