@@ -947,6 +947,16 @@ static int my_fetch(dg_stmt *stmt, dg_err *err)
     return 0;
 }
 
+/* The rest of a stored result: nothing to read (execute stored and checked it all). */
+static int my_discard(dg_stmt *stmt, dg_err *err)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    (void)err;
+    if (s->has_rows)
+        finish_rows((my_conn *)stmt->conn, s);
+    return 0;
+}
+
 /* Puts the library's cursor on the current row: the next stored row, or a seek there
  * when rows were skipped. False if the library fails (it has no row to give). */
 static bool position_row(my_stmt *s)
@@ -1590,6 +1600,7 @@ const dg_backend dg_backend_mysql = {
     .stmt_free = my_stmt_free,
     .execute = my_execute,
     .fetch = my_fetch,
+    .discard = my_discard,
     .ncols = my_ncols,
     .colname = my_colname,
     .column = my_column,

@@ -713,6 +713,20 @@ static void test_results(void)
     DG_CHECK_INT(dg_fetch(one, &e), 0);
     DG_CHECK_INT(dg_begin(c, NULL, &e), 0);
     DG_CHECK_INT(dg_commit(c, &e), 0);
+    /* discarding the rows left, after some or none were read: the statement is done */
+    for (int skip = 0; skip <= 3; skip += 3) {
+        DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+        for (int i = 0; i < skip; i++)
+            DG_CHECK_INT(dg_fetch(all, &e), 1);
+        DG_CHECK_INT(dg_discard(all, &e), 0);
+        DG_CHECK_INT(dg_fetch(all, &e), 0);
+        DG_CHECK_INT(dg_discard(all, &e), 0);
+        dg_stmt_reset(all);
+    }
+    p = dg_vint(2);
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_discard(one, &e), 0);
+    dg_stmt_reset(one);
     for (int pass = 0; pass < 2; pass++) {
         DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
         rows = 0;
