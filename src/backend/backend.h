@@ -346,6 +346,11 @@ struct dg_backend {
     int (*execute)(dg_stmt *s, const dg_value *params, int nparams, dg_err *err);
     /* 1 = a row is available, 0 = no more rows, < 0 = error. */
     int (*fetch)(dg_stmt *s, dg_err *err);
+    /* Optional: goes past every row left, read by no one, leaving the statement as the
+     * fetch() that returns 0 does (the same database work, the same errors); 0 or < 0.
+     * For backends that hold a whole result once execute returns, where that is one
+     * step instead of a call per row. NULL: dg_discard() calls fetch() until it is 0. */
+    int (*discard)(dg_stmt *s, dg_err *err);
     int (*ncols)(dg_stmt *s);
     const char *(*colname)(dg_stmt *s, int i);
     /* Column i of the current row; text is borrowed until the next fetch/execute/reset. */
@@ -504,6 +509,16 @@ static inline int dg_execute(dg_stmt *s, const dg_value *params, int n, dg_err *
     return s->conn->be->execute(s, params, n, err);
 }
 static inline int dg_fetch(dg_stmt *s, dg_err *err) { return s->conn->be->fetch(s, err); }
+/* Reads and drops the rows left (see dg_backend.discard): 0 or the fetch error. */
+static inline int dg_discard(dg_stmt *s, dg_err *err)
+{
+    if (s->conn->be->discard)
+        return s->conn->be->discard(s, err);
+    int r;
+    while ((r = s->conn->be->fetch(s, err)) > 0)
+        ;
+    return r;
+}
 static inline int dg_ncols(dg_stmt *s) { return s->conn->be->ncols(s); }
 static inline const char *dg_colname(dg_stmt *s, int i) { return s->conn->be->colname(s, i); }
 static inline void dg_column(dg_stmt *s, int i, dg_value *out) { s->conn->be->column(s, i, out); }

@@ -19,11 +19,16 @@
  * the binds go to the library again only when a parameter's type changes or a text buffer
  * grows (so the types travel to the server once, not per execute). A result set is
  * stored client-side right after execute (mysql_stmt_store_result), so rows left unread
- * never block the connection and reset is cheap. fetch() only positions on the next row;
+ * never block the connection and reset is cheap. fetch() only counts rows against the
+ * stored row count (no library call): the library's cursor is moved to the current row
+ * when a column of it is first asked for (a seek when rows were skipped), and
  * column() converts the column asked for (mysql_stmt_fetch_column) into its buffer:
  * integers as LONGLONG, floating point as DOUBLE, everything else as text in a buffer
  * that grows (grow-only) when a value does not fit. DECIMAL comes back as an exact
- * DG_V_NUMERIC when it fits. Rows that are read and discarded cost no conversion.
+ * DG_V_NUMERIC when it fits. Rows that are read and discarded cost no conversion. A
+ * small result (KEEP_STORED_ROWS) read to its end or reset stays stored until the
+ * statement's next execute, which frees stored rows itself; a larger one is freed then
+ * and there.
  *
  * Events engine: a connection opened on a fiber (a thread with a waiter, core/wait.h) sets
  * MYSQL_OPT_NONBLOCK and makes every network call as the library's X_start / X_cont pair,
@@ -79,6 +84,12 @@ extern const dg_backend dg_backend_mysql;
 #define INFILE_CHUNK_BYTES (8u << 20)
 #define INSERT_MAX_BYTES (4u << 20)
 #define RESULT_TEXT_INITIAL 64
+/* Stored rows that a finished result (read to its end, or reset) may leave in place for
+ * the statement's next mysql_stmt_execute, which frees a stored result before it sends
+ * (Connector/C 3.1 and later): mysql_stmt_free_result would do the same work again, and
+ * walks the connection's statements besides. More rows are freed at once, so that no
+ * statement holds a large result it is done with. */
+#define KEEP_STORED_ROWS 64
 
 typedef struct my_conn {
     dg_conn base; /* must be first */
@@ -129,6 +140,10 @@ typedef struct my_stmt {
     bool more_results;    /* a CALL: the server has results after the one read (at least
                              the CALL's own status), read and dropped before the next
                              command (drain_results) */
+    uint64_t nrows;       /* rows in the stored result */
+    uint64_t row;         /* the current row, 1-based: rows fetch() went through */
+    uint64_t libpos;      /* the row the library's cursor is on (0: none read yet);
+                             invariant: libpos <= row <= nrows while has_rows */
     int64_t affected;
 } my_stmt;
 
@@ -884,10 +899,9 @@ static bool set_param(my_stmt *s, int i, const dg_value *v)
  * command on the connection meets a lost connection again). */
 static int drain_results(my_conn *c, my_stmt *s, dg_err *err)
 {
-    if (s->has_rows) {
-        nb_stmt_free_result(c, s->st);
-        s->has_rows = false;
-    }
+    /* the result read (kept or not by finish_rows) goes first */
+    nb_stmt_free_result(c, s->st);
+    s->has_rows = false;
     while (s->more_results && mysql_stmt_more_results(s->st)) {
         int r = nb_stmt_next_result(c, s->st);
         if (r > 0) {
@@ -911,10 +925,8 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         int rc = drain_results(c, s, err);
         if (rc)
             return rc;
-    } else if (s->has_rows) {
-        nb_stmt_free_result(c, s->st);
-        s->has_rows = false;
     }
+    s->has_rows = false; /* a result still stored is freed by mysql_stmt_execute */
     s->affected = -1;
     if (n != s->base.nparams)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
@@ -950,7 +962,9 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         if (nb_stmt_store_result(c, s->st))
             return stmt_error(c, s->st, inflight, err);
         s->has_rows = true;
-        s->affected = (int64_t)mysql_stmt_num_rows(s->st);
+        s->nrows = mysql_stmt_num_rows(s->st);
+        s->row = s->libpos = 0;
+        s->affected = (int64_t)s->nrows;
     } else {
         s->affected = (int64_t)mysql_stmt_affected_rows(s->st);
         if (s->more_results) /* a CALL that returned no rows: its status next */
@@ -959,23 +973,53 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     return 0;
 }
 
+/* The end of a stored result: see KEEP_STORED_ROWS. */
+static void finish_rows(my_conn *c, my_stmt *s)
+{
+    if (s->nrows > KEEP_STORED_ROWS)
+        nb_stmt_free_result(c, s->st);
+    s->has_rows = false;
+}
+
 static int my_fetch(dg_stmt *stmt, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
+    (void)err; /* the whole result was read (and checked) by execute */
     if (!s->has_rows)
         return 0;
-    /* only positions on the row: columns are converted when column() asks for them */
-    int r = nb_stmt_fetch(c, s->st);
-    if (r == 0 || r == MYSQL_DATA_TRUNCATED) {
+    /* the rows are all here: moving to the next one is counting it (the library's
+     * cursor follows only when a column of it is read, see load_column) */
+    if (s->row < s->nrows) {
+        s->row++;
         s->rowseq++;
         return 1;
     }
-    nb_stmt_free_result(c, s->st);
-    s->has_rows = false;
-    if (r == MYSQL_NO_DATA)
-        return 0;
-    return stmt_error(c, s->st, NULL, err);
+    finish_rows(c, s);
+    return 0;
+}
+
+/* The rest of a stored result: nothing to read (execute stored and checked it all). */
+static int my_discard(dg_stmt *stmt, dg_err *err)
+{
+    my_stmt *s = (my_stmt *)stmt;
+    (void)err;
+    if (s->has_rows)
+        finish_rows((my_conn *)stmt->conn, s);
+    return 0;
+}
+
+/* Puts the library's cursor on the current row: the next stored row, or a seek there
+ * when rows were skipped. False if the library fails (it has no row to give). */
+static bool position_row(my_stmt *s)
+{
+    if (s->libpos + 1 != s->row)
+        mysql_stmt_data_seek(s->st, s->row - 1);
+    int r = nb_stmt_fetch((my_conn *)s->base.conn, s->st);
+    if (r != 0 && r != MYSQL_DATA_TRUNCATED)
+        return false;
+    s->libpos = s->row;
+    return true;
 }
 
 /* Converts column i of the current row into its buffer; a text value that does not fit
@@ -983,6 +1027,8 @@ static int my_fetch(dg_stmt *stmt, dg_err *err)
 static bool load_column(my_stmt *s, int i)
 {
     MYSQL_BIND *b = &s->rbind[i];
+    if (s->libpos != s->row && !position_row(s))
+        return false;
     if (mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
         return false;
     if ((s->rkind[i] == K_TEXT || s->rkind[i] == K_DECIMAL) && !s->rnull[i] &&
@@ -1041,7 +1087,7 @@ static bool parse_decimal(const char *p, dg_value *out)
 static void my_column(dg_stmt *stmt, int i, dg_value *out)
 {
     my_stmt *s = (my_stmt *)stmt;
-    if (!s->has_rows || i < 0 || i >= s->ncols ||
+    if (!s->has_rows || s->row == 0 || i < 0 || i >= s->ncols ||
         (s->colseq[i] != s->rowseq && !load_column(s, i)) || s->rnull[i]) {
         *out = dg_vnull();
         return;
@@ -1071,12 +1117,10 @@ static int64_t my_affected(dg_stmt *stmt)
 static void my_reset(dg_stmt *stmt)
 {
     my_stmt *s = (my_stmt *)stmt;
-    if (s->more_results) {
+    if (s->more_results)
         drain_results((my_conn *)stmt->conn, s, NULL);
-    } else if (s->has_rows) {
-        nb_stmt_free_result((my_conn *)stmt->conn, s->st);
-        s->has_rows = false;
-    }
+    else if (s->has_rows)
+        finish_rows((my_conn *)stmt->conn, s);
 }
 
 static int my_exec(dg_conn *conn, const char *sql, dg_err *err)
@@ -1611,6 +1655,7 @@ const dg_backend dg_backend_mysql = {
     .stmt_free = my_stmt_free,
     .execute = my_execute,
     .fetch = my_fetch,
+    .discard = my_discard,
     .ncols = my_ncols,
     .colname = my_colname,
     .column = my_column,

@@ -1133,6 +1133,14 @@ static void pg_reset(dg_stmt *stmt)
     clear_result((pg_stmt *)stmt);
 }
 
+/* The rest of a result that execute received whole: what the last fetch() does. */
+static int pg_discard(dg_stmt *stmt, dg_err *err)
+{
+    (void)err;
+    clear_result((pg_stmt *)stmt);
+    return 0;
+}
+
 static int pg_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
     pg_conn *c = (pg_conn *)conn;
@@ -1713,6 +1721,7 @@ const dg_backend dg_backend_postgres = {
     .stmt_free = pg_stmt_free,
     .execute = pg_execute,
     .fetch = pg_fetch,
+    .discard = pg_discard,
     .ncols = pg_ncols,
     .colname = pg_colname,
     .column = pg_column,

@@ -649,6 +649,40 @@ static void test_results(void)
     }
     DG_CHECK_INT(rows, 5);
     DG_CHECK_INT(first, 1);
+    /* rows stepped over unread, then a later row's columns, then the next row's: each
+     * value is its own row's (backends may move to a row only when it is read) */
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    for (int i = 1; i <= 5; i++) {
+        DG_CHECK_INT(dg_fetch(all, &e), 1);
+        if (i == 1 || i == 2)
+            continue;
+        int64_t id = 0;
+        dg_column(all, 0, &v);
+        DG_CHECK(dg_value_as_int(&v, &id) && id == i);
+        if (i == 4) { /* the same column twice, then the other one */
+            dg_column(all, 0, &v);
+            DG_CHECK(dg_value_as_int(&v, &id) && id == 4);
+            dg_column(all, 1, &v);
+            DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 5 && !memcmp(v.u.s.ptr, "short", 5));
+        }
+    }
+    DG_CHECK_INT(dg_fetch(all, &e), 0);
+    /* all rows stepped over unread: the count is still every row */
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    rows = 0;
+    while (dg_fetch(all, &e) == 1)
+        rows++;
+    DG_CHECK_INT(rows, 5);
+    /* the last row only, after the others were skipped */
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    for (int i = 1; i <= 5; i++)
+        DG_CHECK_INT(dg_fetch(all, &e), 1);
+    dg_column(all, 1, &v);
+    DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 5 && !memcmp(v.u.s.ptr, "short", 5));
+    dg_column(all, 0, &v);
+    int64_t last = 0;
+    DG_CHECK(dg_value_as_int(&v, &last) && last == 5);
+    dg_stmt_reset(all);
     /* a long value read by the same statement after short ones (buffers grow) */
     p = dg_vint(1);
     DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
@@ -660,6 +694,59 @@ static void test_results(void)
     dg_column(one, 0, &v);
     DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 20000 && memcmp(v.u.s.ptr, big, 20000) == 0);
     DG_CHECK_INT(dg_fetch(one, &e), 0);
+    /* a result of more rows (backends may keep a small finished result until the next
+     * execute and free a large one at once): read in part and reset, other statements,
+     * a transaction, then read again to its end, twice */
+    for (int i = 6; i <= 300; i++) {
+        dg_value r[2] = {dg_vint(i), dg_vstr("more")};
+        DG_CHECK_INT(dg_execute(ins, r, 2, &e), 0);
+    }
+    DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+    for (int i = 0; i < 10; i++)
+        DG_CHECK_INT(dg_fetch(all, &e), 1);
+    dg_stmt_reset(all);
+    p = dg_vint(250);
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_fetch(one, &e), 1);
+    dg_column(one, 0, &v);
+    DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 4 && !memcmp(v.u.s.ptr, "more", 4));
+    DG_CHECK_INT(dg_fetch(one, &e), 0);
+    DG_CHECK_INT(dg_begin(c, NULL, &e), 0);
+    DG_CHECK_INT(dg_commit(c, &e), 0);
+    /* discarding the rows left, after some or none were read: the statement is done */
+    for (int skip = 0; skip <= 3; skip += 3) {
+        DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+        for (int i = 0; i < skip; i++)
+            DG_CHECK_INT(dg_fetch(all, &e), 1);
+        DG_CHECK_INT(dg_discard(all, &e), 0);
+        DG_CHECK_INT(dg_fetch(all, &e), 0);
+        DG_CHECK_INT(dg_discard(all, &e), 0);
+        dg_stmt_reset(all);
+    }
+    p = dg_vint(2);
+    DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+    DG_CHECK_INT(dg_discard(one, &e), 0);
+    dg_stmt_reset(one);
+    for (int pass = 0; pass < 2; pass++) {
+        DG_CHECK_INT(dg_execute(all, NULL, 0, &e), 0);
+        rows = 0;
+        int64_t sum = 0;
+        while (dg_fetch(all, &e) == 1) {
+            int64_t id = 0;
+            dg_column(all, 0, &v);
+            dg_value_as_int(&v, &id);
+            sum += id;
+            rows++;
+        }
+        DG_CHECK_INT(rows, 300);
+        DG_CHECK_INT(sum, 300 * 301 / 2);
+        p = dg_vint(1);
+        DG_CHECK_INT(dg_execute(one, &p, 1, &e), 0);
+        DG_CHECK_INT(dg_fetch(one, &e), 1);
+        dg_column(one, 0, &v);
+        DG_CHECK(v.type == DG_V_TEXT && v.u.s.len == 5 && !memcmp(v.u.s.ptr, "short", 5));
+        DG_CHECK_INT(dg_fetch(one, &e), 0);
+    }
     dg_stmt_free(one);
     dg_stmt_free(all);
     dg_stmt_free(ins);

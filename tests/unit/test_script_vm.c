@@ -428,6 +428,37 @@ static void test_sleep(void)
     unmake(&r);
 }
 
+/* random(LO, HI) with constant bounds (drawn by the VM without the evaluator) gives the
+ * generator's values, the same as the evaluator's path for bounds from variables; a
+ * variable that held text becomes an integer; bounds that cannot be drawn from still fail
+ * when run, with the evaluator's message. */
+static void test_random_draws(void)
+{
+    setup();
+    const char *defs[] = {"x", "some text", "lo", "-5", "hi", "5", NULL};
+    const char *s[] = {"r.sql",
+                       "\\set x random(1, 1000)\n"
+                       "\\set y random(:lo, :hi)\n"
+                       "\\set z random(-1000000, -1)\n",
+                       "bad.sql", "\\set w random(5, 1)\n", NULL};
+    rig r = make(s, defs);
+    DG_CHECK_INT(r.rc, 0);
+    if (r.rc)
+        return;
+    dg_prng ref;
+    dg_prng_seed(&ref, 7);
+    for (int i = 0; i < 50; i++) {
+        DG_CHECK_INT(run(&r, 0), 0);
+        DG_CHECK_INT(get_int(&r, "x"), dg_prng_range(&ref, 1, 1000));
+        DG_CHECK_INT(get_int(&r, "y"), dg_prng_range(&ref, -5, 5));
+        DG_CHECK_INT(get_int(&r, "z"), dg_prng_range(&ref, -1000000, -1));
+    }
+    DG_CHECK(run(&r, 1) != 0);
+    DG_CHECK(strstr(r.err.msg, "empty range given to random") != NULL);
+    DG_CHECK_INT(r.err.cls, DG_EC_USER);
+    unmake(&r);
+}
+
 /* After a warm-up, running scripts allocates nothing: the engine's buffers only grow, and
  * SQLite's prepared statements reuse their memory. */
 static void test_no_allocation_in_steady_state(void)
@@ -490,6 +521,7 @@ int main(void)
     DG_RUN(test_transactions);
     DG_RUN(test_errors);
     DG_RUN(test_sleep);
+    DG_RUN(test_random_draws);
     DG_RUN(test_no_allocation_in_steady_state);
     dg_conn_close(conn);
     DG_TEST_END();

@@ -334,11 +334,16 @@ static int bind(dg_script_vm *vm, const scr_cmd *cmd, const scr_script *sc, int 
         switch (v->kind) {
         case VK_UNSET:
             return cmd_fail(err, sc, n, "undefined variable \"%s\"", vm->set->vars[slot].name);
-        case VK_NULL: *p = dg_vnull(); break;
-        case VK_INT: *p = dg_vint(v->i); break;
-        case VK_DOUBLE: *p = dg_vdouble(v->d); break;
-        case VK_BOOL: *p = dg_vint(v->b ? 1 : 0); break;
-        case VK_STRING: *p = dg_vtext(v->s, v->slen); break;
+        /* field by field: a whole dg_value built and copied costs twice the stores */
+        case VK_NULL: p->type = DG_V_NULL; break;
+        case VK_INT: p->type = DG_V_INT; p->u.i = v->i; break;
+        case VK_DOUBLE: p->type = DG_V_DOUBLE; p->u.d = v->d; break;
+        case VK_BOOL: p->type = DG_V_INT; p->u.i = v->b ? 1 : 0; break;
+        case VK_STRING:
+            p->type = DG_V_TEXT;
+            p->u.s.ptr = v->s;
+            p->u.s.len = v->slen;
+            break;
         }
     }
     return 0;
@@ -352,6 +357,12 @@ static int run_sql(dg_script_vm *vm, const scr_script *sc, const scr_cmd *cmd, i
         return rc;
     if ((rc = dg_execute(vs->stmt, vm->params, cmd->nparams, err)))
         goto db_error;
+    if (cmd->fetch == FETCH_DISCARD) { /* rows read by no one: one call for them all */
+        if ((rc = dg_discard(vs->stmt, err)))
+            goto db_error;
+        dg_stmt_reset(vs->stmt);
+        return 0;
+    }
     int64_t rows = 0;
     for (;;) {
         int r = dg_fetch(vs->stmt, err);
@@ -362,7 +373,7 @@ static int run_sql(dg_script_vm *vm, const scr_script *sc, const scr_cmd *cmd, i
         if (r == 0)
             break;
         rows++;
-        if (cmd->fetch == FETCH_DISCARD || (cmd->fetch == FETCH_GSET && rows > 1))
+        if (cmd->fetch == FETCH_GSET && rows > 1)
             continue;
         if (vs->ncols < 0 && (rc = map_columns(vm, cmd, vs, sc, n, err)))
             goto fail;
@@ -372,7 +383,7 @@ static int run_sql(dg_script_vm *vm, const scr_script *sc, const scr_cmd *cmd, i
     dg_stmt_reset(vs->stmt);
     if (cmd->fetch == FETCH_GSET && rows != 1)
         return cmd_fail(err, sc, n, "\\gset expects one row, got %" PRId64, rows);
-    if (cmd->fetch != FETCH_DISCARD && rows > 0)
+    if (rows > 0)
         commit_stage(vm, vs);
     return 0;
 db_error:
@@ -487,6 +498,16 @@ int dg_script_vm_run(dg_script_vm *vm, int script, dg_err *err)
             pc++;
             break;
         case CMD_SET:
+            if (cmd->expr.uniform_k) {
+                /* random(LO, HI) with valid constant bounds (checked when compiled):
+                 * the generator's draw, as dg_scr_eval would make it, with no
+                 * evaluation context to build and no error to expect */
+                scr_vmvar *x = &vm->vars[cmd->slot];
+                x->kind = VK_INT;
+                x->i = dg_prng_range(vm->rng, cmd->expr.lo, cmd->expr.hi);
+                pc++;
+                break;
+            }
             if ((rc = eval_cmd(vm, script, sc, cmd, n, &v, err)))
                 return rc;
             set_value(&vm->vars[cmd->slot], &v);
