@@ -45,7 +45,7 @@ run --report-interval 1ms                    | 1    | --report-interval must be 
 run --rate 100 --think-time 5                | 1    | --rate and --think-time exclude each other
 run --rate -5                                | 1    | invalid value '-5' for --rate
 run --rate 0.0000001                         | 1    | --rate 1e-07 is out of range: 0.001 to 1000000000 transactions per second
-run -w tpcc --wl-opt nonsense=1              | 1    | unknown --wl-opt 'nonsense' for workload 'tpcc' (known: check, gen_only)
+run -w tpcc --wl-opt nonsense=1              | 1    | unknown --wl-opt 'nonsense' for workload 'tpcc' (known: check, gen_only, procedures)
 run -w tpcb --wl-opt check=full              | 1    | unknown --wl-opt 'check' for workload 'tpcb' (it takes none)
 run --db sqlite:u.db?cahce_size=1 -T 1s      | 1    | unknown SQLite setting 'cahce_size'
 run --db sqlite:u.db?synchronous=bogus -T 1s | 1    | invalid value 'bogus' for sqlite setting 'synchronous'
