@@ -542,6 +542,19 @@ static void difference_notes(dg_report *rep, const dg_rep_set *a, const dg_rep_s
                                 "too, not only what you changed",
                            fields[i].what, va, vb);
     }
+    /* how the transactions reached the database: absent means statement by statement */
+    const char *ea = side_common(a, "run.execution"), *eb = side_common(b, "run.execution");
+    bool all_a = true, all_b = true; /* every run of the side has the field */
+    for (int i = 0; i < a->nruns; i++)
+        all_a = all_a && dg_res_str(a->runs[i].doc, "run.execution");
+    for (int i = 0; i < b->nruns; i++)
+        all_b = all_b && dg_res_str(b->runs[i].doc, "run.execution");
+    ea = ea ? ea : all_a ? NULL : "statements";
+    eb = eb ? eb : all_b ? NULL : "statements";
+    if (ea && eb && strcmp(ea, eb) != 0)
+        dg_report_note(rep, "A and B sent their transactions differently (%s vs %s): one round "
+                            "trip a statement or one a transaction, a labelled mode each",
+                       ea, eb);
     if (a->nruns == 1 && b->nruns == 1) {
         double sa = dg_res_num(a->runs[0].doc, "run.scale", NAN);
         double sb = dg_res_num(b->runs[0].doc, "run.scale", NAN);

@@ -204,6 +204,8 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
                   hash ? ")" : "");
     dg_rep_fact(t, "workload", s);
     free(s);
+    if (dg_res_str(r, "execution")) /* a labelled mode, e.g. stored procedures */
+        dg_rep_fact(t, "execution", dg_res_str(r, "execution"));
     if ((s = kv_list(dg_res_get(r, "mix"), ", "))) {
         dg_rep_fact(t, "transaction mix", s);
         free(s);

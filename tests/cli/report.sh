@@ -230,7 +230,7 @@ fi
 
 # runs of different workloads are refused; other differences are said at the top
 checks=$((checks + 1))
-"$PY" - "$RES/compare/b1.json" "$TMP/b1-tpcc.json" "$TMP/b1-pg.json" <<'PY'
+"$PY" - "$RES/compare/b1.json" "$TMP/b1-tpcc.json" "$TMP/b1-pg.json" "$TMP/b1-procs.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["run"]["workload"] = "tpcc"
@@ -238,6 +238,9 @@ json.dump(d, open(sys.argv[2], "w"))
 d["run"]["workload"] = "tpcb"
 d["run"]["backend"] = "postgres"
 json.dump(d, open(sys.argv[3], "w"))
+d["run"]["backend"] = "sqlite"
+d["run"]["execution"] = "procedures"
+json.dump(d, open(sys.argv[4], "w"))
 PY
 set +e; dg compare compare/a1.json "$TMP/b1-tpcc.json" >"$TMP/cmp-wl.out" 2>&1; rc=$?; set -e
 [ $rc = 1 ] && grep -q "A ran workload 'tpcb' and B ran 'tpcc'" "$TMP/cmp-wl.out" \
@@ -246,6 +249,15 @@ checks=$((checks + 1))
 dg compare compare/a1.json "$TMP/b1-pg.json" >"$TMP/cmp-be.out" 2>&1 || fail "compare sqlite vs postgres: exit $?"
 grep -q "A and B ran on different databases (sqlite vs postgres)" "$TMP/cmp-be.out" \
   || fail "compare of different databases does not say so: $(head -20 "$TMP/cmp-be.out")"
+# a labelled execution mode (stored procedures) against statements: said, and the
+# report of the procedures run names it among its facts
+checks=$((checks + 1))
+dg compare compare/a1.json "$TMP/b1-procs.json" >"$TMP/cmp-ex.out" 2>&1 || fail "compare statements vs procedures: exit $?"
+grep -q "A and B sent their transactions differently (statements vs procedures)" "$TMP/cmp-ex.out" \
+  || fail "compare of execution modes does not say so: $(head -20 "$TMP/cmp-ex.out")"
+grep -q "sent their transactions differently" "$TMP/cmp-be.out" && fail "a note on execution modes where both sent statements"
+dg report "$TMP/b1-procs.json" >"$TMP/rep-ex.out" 2>&1 || fail "report of a procedures run: exit $?"
+grep -Eq "execution: +procedures" "$TMP/rep-ex.out" || fail "the report does not name the execution mode: $(grep -n workload "$TMP/rep-ex.out")"
 checks=$((checks + 1))
 dg compare sweep sweep >"$TMP/cmp-sweep.txt" 2>&1 || fail "compare sweep sweep: exit $?"
 [ "$(grep -c '^Comparison: scale=' "$TMP/cmp-sweep.txt")" = 6 ] || fail "compare of two sweeps should match 6 points"
