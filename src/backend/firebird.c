@@ -1860,44 +1860,51 @@ static void ext_detach(fb_bulk *b)
 }
 
 /* One statement in a transaction of its own, committed (DDL must be committed to be used).
- * -1 when it failed, with the server's status left in c->sv for the caller to report. */
+ * DDL of other connections (the other jobs of a load making their own external tables)
+ * updates the same system-table rows, and Firebird fails one of two such transactions
+ * with an update conflict: that one is tried again after a short pause. -1 when it
+ * failed, with the server's status left in c->sv for the caller to report. */
 static int ext_ddl(fb_conn *c, const char *sql)
 {
-    isc_tr_handle t = 0;
-    if (dg_fb.isc_start_transaction(c->sv, &t, 1, &c->db, (unsigned short)sizeof bulk_tpb, bulk_tpb))
-        return -1;
-    int rc = 0;
-    if (dg_fb.isc_dsql_execute_immediate(c->sv, &c->db, &t, 0, sql, SQL_DIALECT, NULL) ||
-        dg_fb.isc_commit_transaction(c->sv, &t))
-        rc = -1;
-    tx_abandon(&t);
-    return rc;
+    enum { TRIES = 20 };
+    for (int tries = 1;; tries++) {
+        isc_tr_handle t = 0;
+        if (dg_fb.isc_start_transaction(c->sv, &t, 1, &c->db, (unsigned short)sizeof bulk_tpb,
+                                        bulk_tpb))
+            return -1;
+        int rc = 0;
+        if (dg_fb.isc_dsql_execute_immediate(c->sv, &c->db, &t, 0, sql, SQL_DIALECT, NULL) ||
+            dg_fb.isc_commit_transaction(c->sv, &t))
+            rc = -1;
+        bool conflict = rc && classify(c->sv, "") == DG_EC_RETRY;
+        ISC_STATUS_ARRAY keep;
+        memcpy(keep, c->sv, sizeof keep);
+        tx_abandon(&t);
+        memcpy(c->sv, keep, sizeof keep);
+        if (!conflict || tries == TRIES)
+            return rc;
+        struct timespec pause = {0, (long)(2 + rand() % 8) * tries * 1000000L};
+        nanosleep(&pause, NULL);
+    }
 }
 
-/* Drops the connection's external tables (one transaction) and deletes their files. */
+/* Drops the connection's external tables and deletes their files. */
 static void ext_drop_all(fb_conn *c)
 {
     if (c->n_ext == 0)
         return;
-    isc_tr_handle t = 0;
-    bool ok = c->db && !dg_fb.isc_start_transaction(c->sv, &t, 1, &c->db,
-                                                    (unsigned short)sizeof bulk_tpb, bulk_tpb);
-    for (int i = 0; i < c->n_ext; i++) {
+    for (int i = 0; i < c->n_ext && c->db; i++) {
         ext_tab *e = &c->ext_tabs[i];
-        if (ok && e->created) {
-            char sql[64];
-            snprintf(sql, sizeof sql, "DROP TABLE %s", e->name);
-            ok = !dg_fb.isc_dsql_execute_immediate(c->sv, &c->db, &t, 0, sql, SQL_DIALECT, NULL);
+        if (!e->created)
+            continue;
+        char sql[64];
+        snprintf(sql, sizeof sql, "DROP TABLE %s", e->name);
+        if (ext_ddl(c, sql) != 0) {
+            dg_err err;
+            fill_error(c, NULL, NULL, &err);
+            dg_log_warn("firebird: cannot drop the external table %s: %s", e->name, err.msg);
         }
     }
-    if (ok && t)
-        ok = !dg_fb.isc_commit_transaction(c->sv, &t);
-    if (!ok && c->db) {
-        dg_err e;
-        fill_error(c, NULL, NULL, &e);
-        dg_log_warn("firebird: cannot drop the external tables DG_EXT_%ld_*: %s", (long)getpid(), e.msg);
-    }
-    tx_abandon(&t);
     for (int i = 0; i < c->n_ext; i++) {
         unlink(c->ext_tabs[i].path);
         free(c->ext_tabs[i].key);
