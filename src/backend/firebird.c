@@ -44,9 +44,11 @@
  * Firebird 4), so rows travel in EXECUTE BLOCK statements: one prepared block takes
  * per_block rows as parameters typed like the target columns (TYPE OF COLUMN) and inserts
  * them with one round trip; per_block keeps the message and the statement text under
- * Firebird's 64 KB limits. Measured on tpcb and tpcc loads: 3 to 7 times the rows per
- * second of a prepared one-row INSERT (?bulk=insert, kept for comparison, which also
- * takes the last partial block). The load runs in its own SNAPSHOT transaction,
+ * Firebird's 64 KB limits; its last parameter is the row count, so the last, partial
+ * block of a unit goes through it too. A connection keeps its blocks between units
+ * (blk_cache): preparing one costs as much as sending thousands of rows. Measured on
+ * tpcb and tpcc loads: 3 to 7 times the rows per second of a prepared one-row INSERT
+ * (?bulk=insert, kept for comparison). The load runs in its own SNAPSHOT transaction,
  * committed every BULK_COMMIT_ROWS rows so that no transaction grows without bound.
  * With ?external_dir=DIR (a directory the server, on this machine, may read external
  * files from) the rows go instead to a file of fixed-length records (backend/fbext.h)
@@ -201,11 +203,26 @@ typedef struct fb_conn {
     int db_class;          /* isc_info_db_class: 14 = shared cache (SuperServer) */
     char build[128];       /* isc_info_firebird_version, e.g. "LI-V3.0.11.33637 Firebird 3.0" */
     bool remote;           /* through a server (a host in the URL): connect_timeout applies */
+    struct blk_cache *blks;   /* prepared bulk statements kept between loads (blk_cache) */
+    int n_blks;
     struct ext_tab *ext_tabs; /* external tables of the bulk path (see ext_tab) */
     int n_ext;
     char ext_charset[32];  /* the attachment's character set, for external VARCHARs ("" = not read) */
     int ext_bpc;           /* its bytes per character */
 } fb_conn;
+
+/* Preparing an EXECUTE BLOCK of 256 INSERTs takes the server tens of milliseconds, as long
+ * as sending thousands of rows through it; a loader runs dozens of units per table on the
+ * same connections, so a connection keeps the one-row INSERT and the block of each table
+ * and column list it loaded. They are freed before any statement run through dg_exec (a
+ * loader's DDL: dropping, altering the tables, which prepared statements would hold "in
+ * use") and at close. */
+typedef struct blk_cache {
+    char *key; /* "table(col,col,...)" */
+    fb_stmt *ins, *blk;
+    int per;
+    bool busy;
+} blk_cache;
 
 static inline fb_conn *conn_of(fb_stmt *s) { return (fb_conn *)s->base.conn; }
 
@@ -215,9 +232,10 @@ typedef struct fb_bulk {
     dg_bulk base; /* must be first */
     isc_tr_handle tx;
     fb_stmt *ins;  /* one-row INSERT */
-    fb_stmt *blk;  /* EXECUTE BLOCK of per_block rows; NULL in insert mode */
+    fb_stmt *blk;  /* EXECUTE BLOCK of up to per_block rows; NULL in insert mode */
+    int cached;    /* ins and blk belong to the connection's blk_cache[cached]; -1: to this load */
     int ncols, per_block, nbuf;
-    dg_value *vals;   /* [per_block * ncols] buffered rows; text in `text` */
+    dg_value *vals;   /* [per_block * ncols + 1] buffered rows, then the row count; text in `text` */
     size_t *text_off; /* [per_block * ncols] */
     char *text;
     size_t text_len, text_cap;
@@ -731,11 +749,13 @@ static int reopen(dg_conn *conn, dg_err *err)
 }
 
 static void ext_drop_all(fb_conn *c);
+static void blk_cache_clear(fb_conn *c);
 
 static void fb_close(dg_conn *conn)
 {
     fb_conn *c = (fb_conn *)conn;
     ext_drop_all(c);
+    blk_cache_clear(c);
     stmt_destroy(c->q_stats);
     stmt_destroy(c->q_info);
     stmt_destroy(c->q_exists);
@@ -1552,9 +1572,13 @@ static void fb_reset(dg_stmt *stmt)
 
 /* ---- statements: exec ------------------------------------------------------------------- */
 
+static void blk_cache_clear(fb_conn *c);
+
 static int fb_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
     fb_conn *c = (fb_conn *)conn;
+    if (c->n_blks) /* the loader's DDL: the kept bulk statements would hold its tables */
+        blk_cache_clear(c);
     if (c->tx) {
         if (dg_fb.isc_dsql_execute_immediate(c->sv, &c->db, &c->tx, 0, sql, SQL_DIALECT, NULL))
             return fill_error(c, NULL, NULL, err);
@@ -1643,8 +1667,13 @@ static void ext_detach(fb_bulk *b);
 static void bulk_free(fb_bulk *b)
 {
     ext_detach(b);
-    stmt_destroy(b->ins);
-    stmt_destroy(b->blk);
+    fb_conn *c = (fb_conn *)b->base.conn;
+    if (b->cached >= 0 && b->cached < c->n_blks) {
+        c->blks[b->cached].busy = false;
+    } else {
+        stmt_destroy(b->ins);
+        stmt_destroy(b->blk);
+    }
     free(b->vals);
     free(b->text_off);
     free(b->text);
@@ -2000,6 +2029,42 @@ out:
     return rc;
 }
 
+/* ---- bulk load: the prepared statements a connection keeps ---------------------------------- */
+
+/* See blk_cache (with the connection's other types, at the top). */
+
+static void blk_cache_clear(fb_conn *c)
+{
+    int keep = 0;
+    for (int i = 0; i < c->n_blks; i++) {
+        blk_cache *e = &c->blks[i];
+        if (e->busy) { /* an open load's: cannot be (never happens: loads do no DDL) */
+            c->blks[keep++] = *e;
+            continue;
+        }
+        stmt_destroy(e->ins);
+        stmt_destroy(e->blk);
+        free(e->key);
+    }
+    c->n_blks = keep;
+    if (keep == 0) {
+        free(c->blks);
+        c->blks = NULL;
+    }
+}
+
+static char *bulk_key(const char *table, const char *const *cols, int ncols)
+{
+    dg_strbuf key = DG_STRBUF_INIT;
+    dg_sb_printf(&key, "%s(", table);
+    for (int j = 0; j < ncols; j++)
+        dg_sb_printf(&key, "%s%s", j ? "," : "", cols[j]);
+    dg_sb_add(&key, ")");
+    char *k = xstrdup(dg_sb_str(&key));
+    dg_sb_free(&key);
+    return k;
+}
+
 static int fb_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
                   dg_bulk **out, dg_err *err)
 {
@@ -2007,10 +2072,35 @@ static int fb_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     fb_bulk *b = xcalloc(1, sizeof *b);
     b->base.conn = conn;
     b->tab = -1;
+    b->cached = -1;
     b->ncols = ncols;
     dg_strbuf sql = DG_STRBUF_INIT;
+    int rc;
+    char *key = NULL;
+    if (c->o.bulk != BULK_EXTERNAL) {
+        key = bulk_key(table, cols, ncols);
+        for (int i = 0; i < c->n_blks; i++) {
+            blk_cache *e = &c->blks[i];
+            if (e->busy || strcmp(e->key, key) != 0)
+                continue;
+            e->busy = true;
+            b->cached = i;
+            b->ins = e->ins;
+            b->blk = e->blk;
+            free(key);
+            if (b->blk) {
+                b->per_block = e->per;
+                b->vals = xcalloc((size_t)e->per * (size_t)ncols + 1, sizeof *b->vals);
+                b->text_off = xcalloc((size_t)e->per * (size_t)ncols, sizeof *b->text_off);
+            }
+            if ((rc = tx_start(c, &b->tx, bulk_tpb, sizeof bulk_tpb, err)) != 0)
+                goto fail;
+            *out = &b->base;
+            return 0;
+        }
+    }
     dg_sql_insert(table, cols, ncols, &sql);
-    int rc = stmt_prepare(c, dg_sb_str(&sql), &b->ins, err);
+    rc = stmt_prepare(c, dg_sb_str(&sql), &b->ins, err);
     if (rc)
         goto fail;
     if (b->ins->nin != ncols) {
@@ -2051,7 +2141,7 @@ static int fb_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     }
     /* EXECUTE BLOCK packs many rows into one round trip; its parameters take the column
      * types (TYPE OF COLUMN), and message and text stay under Firebird's 64 KB limits. */
-    int per = (int)(BULK_MAX_MSG_BYTES / (row_msg_bytes(b->ins) + 1));
+    int per = (int)((BULK_MAX_MSG_BYTES - 16) / (row_msg_bytes(b->ins) + 1));
     size_t row_sql = 0;
     for (int j = 0; j < ncols; j++)
         row_sql += 2 * strlen(cols[j]) + strlen(table) + 40;
@@ -2061,14 +2151,18 @@ static int fb_bulk_begin(dg_conn *conn, const char *table, const char *const *co
     if (per > BULK_MAX_BLOCK_ROWS)
         per = BULK_MAX_BLOCK_ROWS;
     if (c->o.bulk != BULK_INSERT && per >= 4) {
+        /* the last parameter is the number of rows sent: the unit's last, partial block
+         * goes through the same statement (its unused parameters NULL) */
         dg_sb_reset(&sql);
         dg_sb_add(&sql, "EXECUTE BLOCK (");
         for (int r = 0; r < per; r++)
             for (int j = 0; j < ncols; j++)
                 dg_sb_printf(&sql, "%sp%d TYPE OF COLUMN %s.%s = ?", r || j ? ", " : "", r * ncols + j,
                              table, cols[j]);
-        dg_sb_add(&sql, ") AS BEGIN\n");
+        dg_sb_add(&sql, ", n INTEGER = ?) AS BEGIN\n");
         for (int r = 0; r < per; r++) {
+            if (r > 0)
+                dg_sb_printf(&sql, "IF (n > %d) THEN ", r);
             dg_sb_printf(&sql, "INSERT INTO %s (", table);
             for (int j = 0; j < ncols; j++)
                 dg_sb_printf(&sql, "%s%s", j ? ", " : "", cols[j]);
@@ -2084,15 +2178,22 @@ static int fb_bulk_begin(dg_conn *conn, const char *table, const char *const *co
             goto fail;
         }
         b->per_block = per;
-        b->vals = xcalloc((size_t)per * (size_t)ncols, sizeof *b->vals);
+        b->vals = xcalloc((size_t)per * (size_t)ncols + 1, sizeof *b->vals);
         b->text_off = xcalloc((size_t)per * (size_t)ncols, sizeof *b->text_off);
     }
     dg_sb_free(&sql);
+    if (key) { /* kept for the next load of this table on this connection */
+        c->blks = xrealloc(c->blks, (size_t)(c->n_blks + 1) * sizeof *c->blks);
+        c->blks[c->n_blks] = (blk_cache){key, b->ins, b->blk, b->per_block, true};
+        b->cached = c->n_blks++;
+        key = NULL;
+    }
     if ((rc = tx_start(c, &b->tx, bulk_tpb, sizeof bulk_tpb, err)) != 0)
         goto fail;
     *out = &b->base;
     return 0;
 fail:
+    free(key);
     dg_sb_free(&sql);
     bulk_free(b);
     return rc;
@@ -2111,11 +2212,17 @@ static int bulk_slice(fb_bulk *b, dg_err *err)
     return tx_start(c, &b->tx, bulk_tpb, sizeof bulk_tpb, err);
 }
 
+/* Sends the buffered rows through the block: a partial one (the unit's last) with its
+ * unused parameters NULL, which the block's row count keeps out of the table. */
 static int bulk_flush(fb_bulk *b, dg_err *err)
 {
-    for (int i = 0; i < b->nbuf * b->ncols; i++)
+    int used = b->nbuf * b->ncols, all = b->per_block * b->ncols;
+    for (int i = 0; i < used; i++)
         if (b->vals[i].type == DG_V_TEXT)
             b->vals[i].u.s.ptr = b->text + b->text_off[i];
+    for (int i = used; i < all; i++)
+        b->vals[i] = dg_vnull();
+    b->vals[all] = dg_vint(b->nbuf);
     int rc = stmt_run(b->blk, b->vals, &b->tx, TXK_LOCAL, err);
     b->blk->txk = TXK_NONE;
     b->blk->txp = NULL;
@@ -2191,18 +2298,8 @@ static int fb_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
         bulk_free(b);
         return rc;
     }
-    if (commit && b->nbuf > 0) {
-        /* the last partial block, row by row */
-        for (int r = 0; r < b->nbuf && rc == 0; r++) {
-            dg_value *row = &b->vals[r * b->ncols];
-            for (int i = 0; i < b->ncols; i++)
-                if (row[i].type == DG_V_TEXT)
-                    row[i].u.s.ptr = b->text + b->text_off[r * b->ncols + i];
-            rc = stmt_run(b->ins, row, &b->tx, TXK_LOCAL, err);
-        }
-        b->ins->txk = TXK_NONE;
-        b->ins->txp = NULL;
-    }
+    if (commit && b->nbuf > 0)
+        rc = bulk_flush(b, err); /* the last, partial block */
     if (commit && rc == 0) {
         if (dg_fb.isc_commit_transaction(c->sv, &b->tx))
             rc = fill_error(c, "bulk load: commit", "COMMIT", err);
