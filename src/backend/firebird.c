@@ -174,6 +174,7 @@ typedef struct fb_opts {
     bool read_shared;     /* autocommit SELECTs share one read-only transaction */
     int bulk;             /* BULK_*; -1 = not given (external when external_dir is) */
     char external_dir[EXT_MAX_PATH - 40]; /* ?external_dir=: where external files go */
+    bool load_async;      /* ?load_forced_writes=off: forced writes off for a load */
     int no_gc;            /* isc_dpb_no_garbage_collect: -1 = only for bulk sessions */
     char user[64];        /* ?user= / ?password= (the URL's own user info wins) */
     char password[128];
@@ -208,6 +209,7 @@ typedef struct fb_conn {
     struct ext_tab *ext_tabs; /* external tables of the bulk path (see ext_tab) */
     int n_ext;
     char ext_charset[32];  /* the attachment's character set, for external VARCHARs ("" = not read) */
+    bool fw_restore;       /* this load turned forced writes off: on again at close */
     int ext_bpc;           /* its bytes per character */
 } fb_conn;
 
@@ -491,6 +493,8 @@ static int apply_option(fb_opts *o, const char *name, const char *value, dg_err 
         o->bulk = dg_backend_option_enum(opt, value); /* block|insert|external: BULK_* order */
     else if (!strcmp(name, "external_dir"))
         copy_text(o->external_dir, sizeof o->external_dir, value);
+    else if (!strcmp(name, "load_forced_writes"))
+        o->load_async = dg_backend_option_enum(opt, value) == 1;
     else
         return dg_err_fail(err, DG_E_INVAL, "Firebird setting '%s' is in the table but not handled",
                            name);
@@ -750,6 +754,7 @@ static int reopen(dg_conn *conn, dg_err *err)
 
 static void ext_drop_all(fb_conn *c);
 static void blk_cache_clear(fb_conn *c);
+static int set_forced_writes(fb_conn *c, bool on, dg_err *err);
 
 static void fb_close(dg_conn *conn)
 {
@@ -769,6 +774,11 @@ static void fb_close(dg_conn *conn)
     if (c->db) {
         ISC_STATUS_ARRAY l;
         dg_fb.isc_detach_database(l, &c->db);
+    }
+    if (c->fw_restore) {
+        dg_err e;
+        if (set_forced_writes(c, true, &e) != 0)
+            dg_log_warn("firebird: %s: turn them on with gfix -write sync", e.msg);
     }
     free(c->user);
     free(c->password);
@@ -801,6 +811,50 @@ static int check_external_dir(fb_opts *o, dg_err *err)
                           "external_dir=%s: cannot write there: %s (the directory dbgauge writes "
                           "load files to, for the Firebird server on this machine to read)",
                           d, strerror(errno));
+    return 0;
+}
+
+static int query_row(fb_conn *c, fb_stmt **cache, const char *sql, const dg_value *params,
+                     dg_err *err);
+static int64_t col_int(fb_stmt *s, int i);
+static void col_text(fb_stmt *s, int i, char *buf, size_t len);
+
+/* Switches the database's forced writes (the header flag gfix -write sets) with a short
+ * attachment of its own, the only way Firebird changes it (isc_dpb_force_write). */
+static int set_forced_writes(fb_conn *c, bool on, dg_err *err)
+{
+    pblock dpb = {.n = 0};
+    dpb.buf[dpb.n++] = isc_dpb_version1;
+    if (c->user && *c->user)
+        pb_str(&dpb, isc_dpb_user_name, c->user);
+    if (c->password && *c->password)
+        pb_str(&dpb, isc_dpb_password, c->password);
+    pb_int(&dpb, isc_dpb_force_write, on ? 1 : 0);
+    isc_db_handle h = 0;
+    ISC_STATUS_ARRAY l;
+    if (dg_fb.isc_attach_database(c->sv, 0, c->target, &h, (short)dpb.n, dpb.buf)) {
+        int rc = fill_error(c, NULL, NULL, err);
+        dg_err_prefix(err, "load_forced_writes=off: cannot turn forced writes %s", on ? "on" : "off");
+        return rc;
+    }
+    dg_fb.isc_detach_database(l, &h);
+    return 0;
+}
+
+/* load_forced_writes=off, on the load's own session connection (not its jobs'): forced
+ * writes off when they are on, and a note to turn them on again at close. */
+static int load_async_begin(fb_conn *c, dg_err *err)
+{
+    fb_stmt *q = NULL;
+    int rc = query_row(c, &q, "SELECT MON$FORCED_WRITES FROM MON$DATABASE", NULL, err);
+    bool on = rc == 0 && col_int(q, 0) == 1;
+    stmt_destroy(q);
+    if (rc || !on)
+        return rc;
+    if ((rc = set_forced_writes(c, false, err)) != 0)
+        return rc;
+    c->fw_restore = true;
+    dg_log_info("firebird: forced writes off for the load (load_forced_writes=off); on again at its end");
     return 0;
 }
 
@@ -861,6 +915,9 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             c->tpb_len[ro][iso] = build_tpb(c->tpb[ro][iso], !ro, iso, o->lock_timeout_s);
     c->ro_tpb_len = build_tpb(c->ro_tpb, false, FBI_READ_COMMITTED, -1);
     read_db_info(c);
+    if (o->load_async && opts->bulk_session && opts->local_facts &&
+        (rc = load_async_begin(c, err)) != 0)
+        goto fail;
     /* A path with no "host:" in front is opened by the engine in this process. */
     if (!url->host && !strchr(url->path, ':')) {
         c->base.caps |= DG_CAP_EMBEDDED;
@@ -1714,11 +1771,6 @@ typedef struct ext_tab {
     bool busy;       /* an open bulk load writes its file */
 } ext_tab;
 
-static int query_row(fb_conn *c, fb_stmt **cache, const char *sql, const dg_value *params,
-                     dg_err *err);
-static int64_t col_int(fb_stmt *s, int i);
-static void col_text(fb_stmt *s, int i, char *buf, size_t len);
-
 static atomic_uint ext_seq; /* numbers the files and tables of this process */
 
 /* The attachment's character set and its bytes per character, read once: external VARCHARs
@@ -2533,6 +2585,8 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
     snprintf(buf, sizeof buf, "%d", c->o.lock_timeout_s);
     dg_server_info_add(out, "lock_timeout_s", buf);
     dg_server_info_add(out, "read_tx", c->o.read_shared ? "shared" : "statement");
+    if (c->o.load_async)
+        dg_server_info_add(out, "load_forced_writes", c->fw_restore ? "off during the load" : "off (were off)");
     if (c->o.bulk == BULK_EXTERNAL) {
         snprintf(buf, sizeof buf, "external file");
         dg_server_info_add(out, "bulk", buf);
@@ -2854,6 +2908,9 @@ static const dg_backend_option backend_options[] = {
     {"external_dir", "text", 0, 200, NULL,
      "bulk load through external tables: files go to this directory, which the server (on this "
      "machine) must be allowed to read (ExternalFileAccess = Restrict DIR); implies bulk=external"},
+    {"load_forced_writes", "enum", 0, 0, "keep|off",
+     "off: a load turns the database's forced writes off and back on at its end (owner or "
+     "SYSDBA; database-wide; a crash leaves them off)"},
     {"no_gc", "bool", 0, 0, NULL,
      "no garbage collection by this attachment (default: on for loader connections)"},
     {"user", "text", 0, 63, NULL, "user name when the URL has none (else ISC_USER)"},

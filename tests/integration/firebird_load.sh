@@ -8,6 +8,7 @@
 #     seed: exact row counts, the same NULLs, the same data (sums of hashes of every text
 #     column the generator draws), `dbgauge check` passes, and the result file names the
 #     path; nothing is left behind (no DG_EXT_* table, no file);
+#   - load_forced_writes=off: off during the load, on again after it;
 #   - a directory the server may not read: exit 2, an error naming external_dir and
 #     ExternalFileAccess, no result file; and the options checked at connect time.
 source "$(dirname "$0")/common.bash"
@@ -73,6 +74,14 @@ json "$TMP/ext.json" "d['server']['settings']['bulk'] == 'external file' and d['
 json "$TMP/block.json" "d['server']['settings']['bulk'] == 'execute block' and 'bulk_external_dir' not in d['server']['settings']" |
   grep -q True || fail "result file of the EXECUTE BLOCK load: bulk $(json "$TMP/block.json" "d['server']['settings'].get('bulk')")"
 leftovers
+
+# load_forced_writes=off: forced writes off during the load (the result file says so, and
+# shows them off), on again after it
+"$DBGAUGE" load --db "$xurl&load_forced_writes=off" -w tpcc --scale 1 --drop -q --json "$TMP/async.json" > /dev/null 2> "$TMP/async.err"
+json "$TMP/async.json" "d['server']['settings']['load_forced_writes'] == 'off during the load' and d['server']['settings']['forced_writes'] == 'off'" |
+  grep -q True || fail "load_forced_writes in the result file: $(json "$TMP/async.json" "d['server']['settings']")"
+[ "$(fbsql "SELECT MON\$FORCED_WRITES FROM MON\$DATABASE;")" = 1 ] || fail "forced writes not on again after the load"
+grep -q '^item 100000 ' <(fingerprint) || fail "item rows after the load without forced writes"
 
 # a directory the server may not read (not the one its ExternalFileAccess allows)
 mkdir -m 755 "$TMP/elsewhere"
