@@ -2090,7 +2090,7 @@ static void blk_cache_clear(fb_conn *c)
     int keep = 0;
     for (int i = 0; i < c->n_blks; i++) {
         blk_cache *e = &c->blks[i];
-        if (e->busy) { /* an open load's: cannot be (never happens: loads do no DDL) */
+        if (e->busy) { /* an open load's stay (no loader runs DDL in the middle of one) */
             c->blks[keep++] = *e;
             continue;
         }
