@@ -12,7 +12,9 @@
 # the user dbgauge, password dbgauge), its own lock directory (lock/), and the database
 # data/dbgauge.fdb owned by dbgauge (the owner may create tables and read every MON$ row;
 # a plain Firebird 3 user could do neither). Debian's Firebird logs to
-# /var/log/firebird/firebird3.0.log whatever the root directory.
+# /var/log/firebird/firebird3.0.log whatever the root directory. The server may read
+# external files from ext/ only (ExternalFileAccess = Restrict .../ext; mode 1777, so
+# dbgauge may write its load files there as any user): dbgauge's ?external_dir= bulk path.
 #
 # Everything is prepared with the embedded engine (no password needed) before the server
 # starts, as user firebird when this runs as root (so the server can open the files), as
@@ -21,7 +23,8 @@
 # is started directly and forks a process per connection). `start` is idempotent, `stop`
 # stops the guardian, then the server (SIGTERM, a clean shutdown; in Classic mode the
 # listener's whole process group, and a KILL after 5 s for what is left), `status` exits 0
-# when running and 3 when not, `env` prints the URL the integration tests read, `clean`
+# when running and 3 when not, `env` prints the URL the integration tests read
+# (DG_TEST_FIREBIRD_URL) and the external-file directory (DG_TEST_FIREBIRD_EXTERNAL_DIR), `clean`
 # stops and deletes everything. Starting in or after Classic mode may wait up to a minute
 # for the port's last connections to finish closing (Classic binds without SO_REUSEADDR).
 #
@@ -67,6 +70,8 @@ done
 DB=$DATA/dbgauge.fdb
 SEC=$DATA/security3.fdb
 SETTINGS=$DIR/settings
+# the directory the server may read external files from (dbgauge's ?external_dir= bulk path)
+EXTDIR=$DIR/ext
 PAGE_SIZE=${DG_FIREBIRD_PAGE_SIZE:-8192}
 URL="firebird://dbgauge:dbgauge@127.0.0.1:$PORT/$DB"
 
@@ -193,6 +198,7 @@ RemoteBindAddress = 127.0.0.1
 SecurityDatabase = $SEC
 EOF
     recorded_value UdfAccess >/dev/null || echo "UdfAccess = None"
+    recorded_value ExternalFileAccess >/dev/null || echo "ExternalFileAccess = Restrict $EXTDIR"
     if [ -n "$recs" ]; then
       echo "# recorded with firebird.sh set (dbgauge --server-ctl); ServerMode is above"
       while IFS='=' read -r name value; do
@@ -256,11 +262,13 @@ start() {
   if server_pid >/dev/null; then stop; fi # up but not answering: start over
   mkdir -p "$BASE"
   chmod 755 "$BASE" 2>/dev/null || true
-  mkdir -p "$DIR" "$DATA" "$LOCKDIR"
+  mkdir -p "$DIR" "$DATA" "$LOCKDIR" "$EXTDIR"
   local i prev # the mode of the last start
   prev=$(sed -n 's/^ServerMode = //p' "$ROOT/firebird.conf" 2>/dev/null || true)
   write_conf
   own "$DIR"
+  # dbgauge (any user) writes its load files here and the server reads them; sticky, as /tmp
+  chmod 1777 "$EXTDIR"
   [ -f "$SEC" ] || init_security
   [ -f "$DB" ] || init_database
   rm -f "$PIDF"
@@ -330,7 +338,9 @@ case "${1:-}" in
       exit 0
     fi
     echo "firebird: not running"; exit 3 ;;
-  env) echo "export DG_TEST_FIREBIRD_URL=$URL" ;;
+  env)
+    echo "export DG_TEST_FIREBIRD_URL=$URL"
+    echo "export DG_TEST_FIREBIRD_EXTERNAL_DIR=$EXTDIR" ;;
   clean) stop; rm -rf "$DIR" ;;
   set|unset|reset|settings) settings_command "$@" ;;
   *)

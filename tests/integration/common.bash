@@ -101,6 +101,6 @@ own_server() {
     "$CTL" set "${kv%%=*}" "${kv#*=}" >/dev/null
   done
   "$CTL" start >/dev/null
-  OWN_URL=$("$CTL" env | sed 's/^export [A-Z_]*=//')
+  OWN_URL=$("$CTL" env | sed -n 's/^export DG_TEST_[A-Z]*_URL=//p') # other lines: other facts
   CTL_CMD="env DG_SERVER_DIR=$DG_SERVER_DIR $portvar=${!portvar} $CTL"
 }

@@ -31,5 +31,5 @@ fbsql() {
 }
 
 fb_own_server() {
-  [ -x "$FB_SERVER" ] && [ "$("$FB_SERVER" env)" = "export DG_TEST_FIREBIRD_URL=$FB_URL" ]
+  [ -x "$FB_SERVER" ] && "$FB_SERVER" env | grep -qxF "export DG_TEST_FIREBIRD_URL=$FB_URL"
 }
