@@ -598,12 +598,15 @@ dg_value dg_vstr(const char *s)
     return dg_vtext(s, strlen(s));
 }
 
+const int64_t dg_pow10[19] = {
+    1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+    INT64_C(10000000000), INT64_C(100000000000), INT64_C(1000000000000),
+    INT64_C(10000000000000), INT64_C(100000000000000), INT64_C(1000000000000000),
+    INT64_C(10000000000000000), INT64_C(100000000000000000), INT64_C(1000000000000000000)};
+
 static int64_t pow10i(int n)
 {
-    int64_t p = 1;
-    while (n-- > 0)
-        p *= 10;
-    return p;
+    return dg_pow10[n < 0 ? 0 : n > 18 ? 18 : n];
 }
 
 bool dg_value_as_int(const dg_value *v, int64_t *out)

@@ -92,6 +92,9 @@ bool dg_value_as_double(const dg_value *v, double *out);
 /* Approximate size of a value as row data (text length + 1, 8 for numbers, 1 for NULL),
  * for the bulk loaders' byte counts. */
 uint64_t dg_value_bytes(const dg_value *v);
+/* 10^k for k = 0..18, the powers an exact decimal's scale takes. */
+extern const int64_t dg_pow10[19];
+
 /* Writes unscaled / 10^scale as decimal text ("-12.34", "0.05", "7"; scale clamped to
  * 0..18) and a NUL; returns its length. No printf: bind paths call it per parameter. */
 #define DG_NUMERIC_BUF 24

@@ -117,25 +117,6 @@ void dg_fbx_sql_type(const dg_fbx_col *col, const char *charset, char *buf, size
 
 /* ---- value conversions ------------------------------------------------------------------- */
 
-static const int64_t pow10_tab[19] = {1,
-                                      10,
-                                      100,
-                                      1000,
-                                      10000,
-                                      100000,
-                                      1000000,
-                                      10000000,
-                                      100000000,
-                                      1000000000,
-                                      INT64_C(10000000000),
-                                      INT64_C(100000000000),
-                                      INT64_C(1000000000000),
-                                      INT64_C(10000000000000),
-                                      INT64_C(100000000000000),
-                                      INT64_C(1000000000000000),
-                                      INT64_C(10000000000000000),
-                                      INT64_C(100000000000000000),
-                                      INT64_C(1000000000000000000)};
 
 /* unscaled / 10^from to scale `to`, rounding half away from zero (Firebird's rule). */
 static bool rescale(int64_t u, int from, int to, int64_t *out)
@@ -148,7 +129,7 @@ static bool rescale(int64_t u, int from, int to, int64_t *out)
         int d = to - from;
         if (d > 18)
             return u == 0 ? (*out = 0, true) : false;
-        if (__builtin_mul_overflow(u, pow10_tab[d], out))
+        if (__builtin_mul_overflow(u, dg_pow10[d], out))
             return false;
         return true;
     }
@@ -157,7 +138,7 @@ static bool rescale(int64_t u, int from, int to, int64_t *out)
         *out = 0;
         return true;
     }
-    int64_t p = pow10_tab[d], q = u / p, r = u % p;
+    int64_t p = dg_pow10[d], q = u / p, r = u % p;
     if (r >= 0 ? r * 2 >= p : -r * 2 >= p) /* |r| < p <= 10^18: doubling cannot overflow */
         q += u < 0 ? -1 : 1;
     *out = q;
@@ -365,7 +346,7 @@ static int put_int64(dg_fbx_col *c, const dg_value *v, unsigned char *at, dg_err
         ok = rescale(v->u.n.unscaled, v->u.n.scale, c->scale, &out);
         break;
     case DG_V_DOUBLE: {
-        double d = v->u.d * (double)pow10_tab[c->scale];
+        double d = v->u.d * (double)dg_pow10[c->scale];
         ok = isfinite(d) && fabs(d) < 9.2e18;
         out = ok ? llround(d) : 0;
         break;
@@ -377,7 +358,7 @@ static int put_int64(dg_fbx_col *c, const dg_value *v, unsigned char *at, dg_err
         if (parse_decimal(v->u.s.ptr, v->u.s.len, &u, &sc)) {
             ok = rescale(u, sc, c->scale, &out);
         } else if (text_double(v->u.s.ptr, v->u.s.len, &d)) { /* 1.5e3 */
-            d *= (double)pow10_tab[c->scale];
+            d *= (double)dg_pow10[c->scale];
             ok = isfinite(d) && fabs(d) < 9.2e18;
             out = ok ? llround(d) : 0;
         } else {
@@ -400,7 +381,7 @@ static int put_double(dg_fbx_col *c, const dg_value *v, unsigned char *at, dg_er
         d = (double)v->u.i;
         break;
     case DG_V_NUMERIC:
-        d = (double)v->u.n.unscaled / (double)pow10_tab[v->u.n.scale < 0 ? 0 : v->u.n.scale > 18 ? 18 : v->u.n.scale];
+        d = (double)v->u.n.unscaled / (double)dg_pow10[v->u.n.scale < 0 ? 0 : v->u.n.scale > 18 ? 18 : v->u.n.scale];
         break;
     case DG_V_DOUBLE:
         d = v->u.d;

@@ -39,30 +39,11 @@ static const dg_txopts tx_read_committed = {.read_only = true,
 
 /* ---- values ---------------------------------------------------------------------------------- */
 
-static const int64_t pow10_tab[19] = {1,
-                                      10,
-                                      100,
-                                      1000,
-                                      10000,
-                                      100000,
-                                      1000000,
-                                      10000000,
-                                      100000000,
-                                      1000000000,
-                                      INT64_C(10000000000),
-                                      INT64_C(100000000000),
-                                      INT64_C(1000000000000),
-                                      INT64_C(10000000000000),
-                                      INT64_C(100000000000000),
-                                      INT64_C(1000000000000000),
-                                      INT64_C(10000000000000000),
-                                      INT64_C(100000000000000000),
-                                      INT64_C(1000000000000000000)};
 
 /* Divides by 10^k rounding half away from zero. */
 static int64_t div_round(int64_t x, int k)
 {
-    int64_t p = pow10_tab[k];
+    int64_t p = dg_pow10[k];
     int64_t q = x / p, r = x % p;
     if (2 * (r < 0 ? -r : r) >= p)
         q += x < 0 ? -1 : 1;
@@ -77,17 +58,17 @@ bool dg_tpcc_scaled(const dg_value *v, int scale, int64_t *out)
     case DG_V_NULL:
         return false;
     case DG_V_INT:
-        *out = v->u.i * pow10_tab[scale];
+        *out = v->u.i * dg_pow10[scale];
         return true;
     case DG_V_DOUBLE:
-        *out = llround(v->u.d * (double)pow10_tab[scale]);
+        *out = llround(v->u.d * (double)dg_pow10[scale]);
         return true;
     case DG_V_NUMERIC: {
         int s = v->u.n.scale;
         if (s == scale)
             *out = v->u.n.unscaled;
         else if (s < scale)
-            *out = v->u.n.unscaled * pow10_tab[scale - s];
+            *out = v->u.n.unscaled * dg_pow10[scale - s];
         else
             *out = div_round(v->u.n.unscaled, s - scale);
         return true;
@@ -127,11 +108,11 @@ bool dg_tpcc_scaled(const dg_value *v, int scale, int64_t *out)
             double d = strtod(buf, &e);
             if (e == buf)
                 return false;
-            *out = llround(d * (double)pow10_tab[scale]);
+            *out = llround(d * (double)dg_pow10[scale]);
             return true;
         }
         int kept = nfrac > scale ? scale : nfrac;
-        int64_t x = ip * pow10_tab[scale] + frac * pow10_tab[scale - kept] + (round_up ? 1 : 0);
+        int64_t x = ip * dg_pow10[scale] + frac * dg_pow10[scale - kept] + (round_up ? 1 : 0);
         *out = neg ? -x : x;
         return true;
     }
