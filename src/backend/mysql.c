@@ -595,8 +595,10 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->connect_timeout = DEFAULT_CONNECT_TIMEOUT;
     c->client_infile = true;
     bool unique_given = false, fk_given = false;
-    for (int i = 0; i < url->nparams; i++) {
-        const dg_setting *p = &url->params[i];
+    /* The URL's parameters, then --conn's (later ones win): one meaning for a name in
+     * either place (a --conn password is the client's, never a SET sent to the server) */
+    for (int i = 0; i < url->nparams + opts->nsettings; i++) {
+        const dg_setting *p = i < url->nparams ? &url->params[i] : &opts->settings[i - url->nparams];
         if (!strcmp(p->name, "socket")) {
             free(c->socket);
             c->socket = xstrdup(p->value);
@@ -615,21 +617,13 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             free(*dst);
             *dst = xstrdup(p->value);
         } else {
-            char *cmd;
+            char *cmd = NULL;
             if ((rc = set_command(p->name, p->value, &cmd, err)) != 0)
                 goto fail;
             add_init(&c->init_cmds, &ninit, cmd);
             unique_given |= !strcmp(p->name, "unique_checks");
             fk_given |= !strcmp(p->name, "foreign_key_checks");
         }
-    }
-    for (int i = 0; i < opts->nsettings; i++) {
-        char *cmd;
-        if ((rc = set_command(opts->settings[i].name, opts->settings[i].value, &cmd, err)) != 0)
-            goto fail;
-        add_init(&c->init_cmds, &ninit, cmd);
-        unique_given |= !strcmp(opts->settings[i].name, "unique_checks");
-        fk_given |= !strcmp(opts->settings[i].name, "foreign_key_checks");
     }
     if (opts->bulk_session) {
         /* the loader writes rows in key order into fresh tables: skip the checks */

@@ -619,8 +619,11 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         kv_add(&kv, "dbname", url->path);
     const char *env_options = getenv("PGOPTIONS");
     bool url_options = false;
-    for (int i = 0; i < url->nparams; i++) {
-        const dg_setting *p = &url->params[i];
+    /* The URL's parameters, then --conn's (later ones win): one meaning for a name in
+     * either place (a --conn password or connect_timeout is libpq's, not a server
+     * setting sent in the start-up packet) */
+    for (int i = 0; i < url->nparams + opts->nsettings; i++) {
+        const dg_setting *p = i < url->nparams ? &url->params[i] : &opts->settings[i - url->nparams];
         if (!strcmp(p->name, "copy")) {
             c->copy_text = !strcasecmp(p->value, "text");
         } else if (!strcmp(p->name, "options")) {
@@ -648,11 +651,9 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         options = o2;
     }
     bool sync_given = false;
-    for (int i = 0; i < opts->nsettings; i++) {
-        add_option(&options, opts->settings[i].name, opts->settings[i].value);
+    for (int i = 0; i < opts->nsettings; i++)
         if (!strcmp(opts->settings[i].name, "synchronous_commit"))
             sync_given = true;
-    }
     for (int i = 0; i < url->nparams; i++)
         if (!strcmp(url->params[i].name, "synchronous_commit"))
             sync_given = true;
