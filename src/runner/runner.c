@@ -211,6 +211,9 @@ struct run {
     pthread_mutex_t err_lock; /* error registry only: never taken on the measured path */
     atomic_int interrupted;   /* terminals stop_terminals() had to interrupt */
     atomic_int report_gen;    /* intervals reported so far */
+    /* the connect gate (connect_gate_enter): tickets handed out, sessions opened or failed,
+     * and the nanoseconds those took */
+    atomic_llong conn_tickets, conn_done, conn_ns;
     dg_run_stats *out;
 };
 
@@ -295,13 +298,59 @@ static void sleep_until_or_stop(int64_t until)
 
 static void close_session(terminal *t);
 
+/* The connect gate: at most CONNECT_AT_ONCE sessions open at a time, in the order the
+ * terminals asked (tickets). A server forks a process for each connection and runs the
+ * password exchange (SCRAM: thousands of hash rounds on each side) with it: 5,000
+ * terminals that all connect at once on a small machine leave server processes waiting
+ * for answers the client has not computed yet, past the server's authentication timeout
+ * (60 s by default), and the run cannot start; pgbench connects its clients one by one
+ * per thread. A waiting terminal sleeps about as long as the sessions ahead of it should
+ * take (from the opens so far), so thousands of them wake a few times each, not every
+ * millisecond. Reconnects go through it too (a server back after a restart). Returns
+ * false when the run is stopped while waiting. */
+#define CONNECT_AT_ONCE 16
+#define CONNECT_GUESS_NS (2 * DG_NS_PER_MS) /* before any session has opened */
+
+static bool connect_gate_enter(run *r)
+{
+    long long ticket = atomic_fetch_add(&r->conn_tickets, 1);
+    for (;;) {
+        long long done = atomic_load(&r->conn_done);
+        long long ahead = ticket - done - CONNECT_AT_ONCE + 1; /* to finish before this one */
+        if (ahead <= 0)
+            return true;
+        if (stop_requested()) {
+            atomic_fetch_add(&r->conn_done, 1); /* keep the count of tickets settled */
+            return false;
+        }
+        int64_t avg = done > 0 ? (int64_t)(atomic_load(&r->conn_ns) / done) : CONNECT_GUESS_NS;
+        int64_t wait = (int64_t)ahead * avg / CONNECT_AT_ONCE;
+        if (wait < DG_NS_PER_MS)
+            wait = DG_NS_PER_MS;
+        if (wait > 100 * DG_NS_PER_MS)
+            wait = 100 * DG_NS_PER_MS;
+        sleep_until_or_stop(dg_now_ns() + wait);
+    }
+}
+
+static void connect_gate_leave(run *r, int64_t took_ns)
+{
+    atomic_fetch_add(&r->conn_ns, took_ns);
+    atomic_fetch_add(&r->conn_done, 1);
+}
+
 static int open_session(terminal *t, dg_err *err)
 {
     run *r = t->r;
     dg_conn *conn = NULL;
+    if (!connect_gate_enter(r))
+        return dg_err_set(err, DG_E_STOPPED, DG_EC_FATAL, 0, NULL,
+                          "stopped while waiting to connect");
+    int64_t t0 = dg_now_ns();
     int rc = r->cfg->connect
                  ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &conn, err)
                  : dg_connect(r->cfg->url, r->cfg->connopts, &conn, err);
+    connect_gate_leave(r, dg_now_ns() - t0);
     if (rc)
         return rc;
     /* t->conn changes under down_lock, so the collector can interrupt it (stop_stuck) */
