@@ -188,24 +188,6 @@ static bool parse_decimal(const char *p, size_t n, int64_t *u, int *scale)
     return true;
 }
 
-static bool text_double(const char *p, size_t n, double *out)
-{
-    char buf[64];
-    if (n == 0 || n >= sizeof buf)
-        return false;
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-    char *end;
-    errno = 0;
-    double d = strtod(buf, &end);
-    while (*end == ' ')
-        end++;
-    if (end == buf || *end || errno == ERANGE)
-        return false;
-    *out = d;
-    return true;
-}
-
 /* Days from 1858-11-17 (Firebird's ISC_DATE) of a proleptic Gregorian date. */
 static int32_t day_number(int y, int m, int d)
 {
@@ -357,7 +339,7 @@ static int put_int64(dg_fbx_col *c, const dg_value *v, unsigned char *at, dg_err
         double d;
         if (parse_decimal(v->u.s.ptr, v->u.s.len, &u, &sc)) {
             ok = rescale(u, sc, c->scale, &out);
-        } else if (text_double(v->u.s.ptr, v->u.s.len, &d)) { /* 1.5e3 */
+        } else if (dg_value_as_double(v, &d)) { /* 1.5e3 */
             d *= (double)dg_pow10[c->scale];
             ok = isfinite(d) && fabs(d) < 9.2e18;
             out = ok ? llround(d) : 0;
@@ -376,21 +358,8 @@ static int put_int64(dg_fbx_col *c, const dg_value *v, unsigned char *at, dg_err
 static int put_double(dg_fbx_col *c, const dg_value *v, unsigned char *at, dg_err *err)
 {
     double d;
-    switch (v->type) {
-    case DG_V_INT:
-        d = (double)v->u.i;
-        break;
-    case DG_V_NUMERIC:
-        d = (double)v->u.n.unscaled / (double)dg_pow10[v->u.n.scale < 0 ? 0 : v->u.n.scale > 18 ? 18 : v->u.n.scale];
-        break;
-    case DG_V_DOUBLE:
-        d = v->u.d;
-        break;
-    default:
-        if (!text_double(v->u.s.ptr, v->u.s.len, &d))
-            return refuse(c, v, "22018", "not a number", err);
-        break;
-    }
+    if (!dg_value_as_double(v, &d)) /* integers, exact decimals, doubles, numeric text */
+        return refuse(c, v, "22018", "not a number", err);
     memcpy(at, &d, 8);
     return 0;
 }

@@ -104,3 +104,17 @@ own_server() {
   OWN_URL=$("$CTL" env | sed -n 's/^export DG_TEST_[A-Z]*_URL=//p') # other lines: other facts
   CTL_CMD="env DG_SERVER_DIR=$DG_SERVER_DIR $portvar=${!portvar} $CTL"
 }
+
+# check_conn_client_settings URL: the client's own settings mean the same with --conn as in
+# the URL (URL with user:password@): a password and a connect timeout go to the client
+# library, never to the server as session settings; a wrong one is refused, not shown
+check_conn_client_settings() {
+  local url=$1 nopw pw
+  nopw=$(printf '%s' "$url" | sed -E 's#//([^:/@]+):[^@]*@#//\1@#')
+  pw=$(printf '%s' "$url" | sed -nE 's#^[a-z]+://[^:/@]+:([^@]*)@.*#\1#p')
+  [ "$nopw" != "$url" ] || fail "test URL has no password to take out: $url"
+  "$DBGAUGE" run --db "$nopw" -w tpcb:select-only -t 3 -q --no-results --conn "password=$pw" \
+    --conn connect_timeout=30 > /dev/null 2> "$TMP/err" || { cat "$TMP/err"; fail "--conn password/connect_timeout"; }
+  expect_exit 1 "$DBGAUGE" run --db "$nopw" -w tpcb:select-only -t 1 -q --no-results --conn password=wrong-SECRET
+  if grep -q SECRET "$TMP/out" "$TMP/err"; then fail "a --conn password was shown: $(cat "$TMP/err")"; fi
+}

@@ -58,15 +58,7 @@ grep -q 'database "dbgauge_no_such_db" does not exist' "$TMP/err" || { cat "$TMP
 # a server setting that does not exist, given with --conn
 expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb -T 1s --conn no_such_setting=1
 grep -q 'no_such_setting' "$TMP/err" || { cat "$TMP/err"; fail "bad --conn setting: unclear message"; }
-# the client's own settings mean the same with --conn as in the URL: a password and a
-# connect timeout go to the client library, never to the server as session settings
-nopw=$(printf '%s' "$url" | sed -E 's#//([^:/@]+):[^@]*@#//\1@#')
-pw=$(printf '%s' "$url" | sed -nE 's#^[a-z]+://[^:/@]+:([^@]*)@.*#\1#p')
-[ "$nopw" != "$url" ] || fail "test URL has no password to take out: $url"
-"$DBGAUGE" run --db "$nopw" -w tpcb:select-only -t 3 -q --no-results --conn "password=$pw" \
-  --conn connect_timeout=30 > /dev/null 2> "$TMP/err" || { cat "$TMP/err"; fail "--conn password/connect_timeout"; }
-expect_exit 1 "$DBGAUGE" run --db "$nopw" -w tpcb:select-only -t 1 -q --no-results --conn password=wrong-SECRET
-grep -q SECRET "$TMP/out" "$TMP/err" && fail "a --conn password was shown: $(cat "$TMP/err")"
+check_conn_client_settings "$url"
 
 # ---- bad SQL in a script: found when terminals prepare, before the run -----------------------
 "$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -q --seed 3 > /dev/null

@@ -957,21 +957,13 @@ static dg_value list_end(int_list *l, bool braces)
     return dg_vtext(l->buf, l->n);
 }
 
-/* The transactions' kinds, as txn.c begins them (where the client begins them). */
-static const dg_txopts tx_write = {.write = true};
-static const dg_txopts tx_read = {.read_only = true};
-static const dg_txopts tx_read_committed = {.read_only = true,
-                                            .isolation = DG_ISO_READ_COMMITTED};
-static const dg_txopts *const call_tx[] = {&tx_write, &tx_write, &tx_read, &tx_write,
-                                           &tx_read_committed};
-
 /* Runs call i and steps to its one row of results, which the caller reads, then resets
  * the statement and calls finish(). Where the client owns the transaction (Firebird),
  * begins it first. */
 static int call_row(dg_tpcc_term *t, int i, const dg_value *p, int n, dg_err *err)
 {
     dg_stmt *s = t->pr[i];
-    int rc = t->client_tx ? dg_begin(t->conn, call_tx[i], err) : 0;
+    int rc = t->client_tx ? dg_begin(t->conn, dg_tpcc_tx_opts[i], err) : 0;
     if (rc)
         return rc;
     rc = dg_execute(s, p, n, err);

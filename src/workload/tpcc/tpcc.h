@@ -215,6 +215,10 @@ void dg_tpcc_gen_order_status(dg_tpcc_term *t, dg_tpcc_os_in *in);
 void dg_tpcc_gen_delivery(dg_tpcc_term *t, dg_tpcc_dl_in *in);
 void dg_tpcc_gen_stock_level(dg_tpcc_term *t, dg_tpcc_sl_in *in);
 
+/* How each profile begins its transaction (by TPCC_* type): writes as writes, Order-Status
+ * read-only, Stock-Level read-only at READ COMMITTED. */
+extern const dg_txopts *const dg_tpcc_tx_opts[TPCC_NTX];
+
 /* New-Order's lines in the order their stock rows are locked: by (supply warehouse,
  * item), so that concurrent New-Orders do not deadlock; idx[k] is the k-th line's index
  * in in->line (its OL_NUMBER - 1). */

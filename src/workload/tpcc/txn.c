@@ -36,6 +36,11 @@ static const dg_txopts tx_write = {.write = true};
 static const dg_txopts tx_read = {.read_only = true};
 static const dg_txopts tx_read_committed = {.read_only = true,
                                             .isolation = DG_ISO_READ_COMMITTED};
+const dg_txopts *const dg_tpcc_tx_opts[TPCC_NTX] = {
+    [TPCC_NEW_ORDER] = &tx_write,   [TPCC_PAYMENT] = &tx_write,
+    [TPCC_ORDER_STATUS] = &tx_read, [TPCC_DELIVERY] = &tx_write,
+    [TPCC_STOCK_LEVEL] = &tx_read_committed,
+};
 
 /* ---- values ---------------------------------------------------------------------------------- */
 
