@@ -356,15 +356,17 @@ static json_t *driver_warnings(const json_t *doc, const dg_conn *conn, const dg_
 
 /* ---- the session ----------------------------------------------------------------------------- */
 
-/* Every terminal holds a connection (a socket, or SQLite's three files): raise the soft
- * open-files limit towards the hard one when the default (often 1024) is too low for the
- * terminals asked, as pgbench does; warn when even the hard limit is too low. */
-static void raise_nofile(int terminals)
+/* Every terminal holds a connection (a socket; an engine in the process opens files of
+ * its own: SQLite's database, WAL and shared memory, with room for a temporary file):
+ * raise the soft open-files limit towards the hard one when the default (often 1024) is
+ * too low for the terminals asked, as pgbench does; warn when even the hard limit is too
+ * low. */
+static void raise_nofile(int terminals, bool embedded)
 {
     struct rlimit rl;
     if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
         return;
-    rlim_t want = (rlim_t)terminals * 4 + 64;
+    rlim_t want = (rlim_t)terminals * (embedded ? 4 : 1) + 64;
     if (rl.rlim_cur >= want)
         return;
     rlim_t cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
@@ -567,7 +569,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         .on_start = on_start,
         .arg = &ctx,
     };
-    raise_nofile(cfg->terminals);
+    raise_nofile(cfg->terminals, dg_has_cap(conn, DG_CAP_EMBEDDED));
     dg_sigsave saved;
     dg_signals_catch(on_signal, &saved);
     dg_run_clear_stop();

@@ -122,3 +122,9 @@ for i in 1 2 3 4 5; do
 done
 kill -0 $writer 2>/dev/null || fail "the run ended before the checks did: they proved nothing"
 wait $writer
+
+# the open-files estimate is a socket per terminal here (SQLite's is several files each,
+# sqlite_many_terminals): 60 terminals fit under a limit of 150 without a warning
+(ulimit -n 150 && "$DBGAUGE" run --db "$url" --workload tpcb:select-only -c 60 -t 5 -q --no-results) \
+  > /dev/null 2> "$TMP/nofile.err" || { cat "$TMP/nofile.err"; fail "60 terminals under ulimit -n 150"; }
+! grep -q "open files" "$TMP/nofile.err" || fail "open-files warning for 60 sockets under 150: $(cat "$TMP/nofile.err")"

@@ -22,4 +22,11 @@ json "$TMP/r.json" "d['run']['complete'] and d['run']['aborted_terminals'] == 0 
   | grep -q True || fail "not every terminal ran"
 # 1,000 terminals x 10 per second at most; far below would mean terminals did not run
 json "$TMP/r.json" "4000 <= d['totals']['tps'] <= 10100" | grep -q True || fail "tps $(json "$TMP/r.json" "d['totals']['tps']")"
+
+# each SQLite terminal opens several files: 30 of them under a limit of 150 are warned
+# about (and still run: the estimate leaves room)
+(ulimit -n 150 && "$DBGAUGE" run --db "$db" -w tpcb:select-only -c 30 -t 5 -q --no-results) \
+  > /dev/null 2> "$TMP/nofile.err" || { cat "$TMP/nofile.err"; fail "30 terminals under ulimit -n 150"; }
+grep -q "30 terminals may need 184 open files, but the limit is 150" "$TMP/nofile.err" \
+  || fail "no open-files warning: $(cat "$TMP/nofile.err")"
 echo ok
