@@ -518,7 +518,6 @@ static PGconn *connect_nonblocking(pg_conn *c)
             deadline = dg_now_ns() + (int64_t)atoi(c->vals[i]) * DG_NS_PER_S;
     PostgresPollingStatusType ps = PGRES_POLLING_WRITING;
     while (ps != PGRES_POLLING_OK && ps != PGRES_POLLING_FAILED) {
-        dg_wait_trim_stack(); /* PQconnectPoll went deep; the wait can be long */
         dg_wait_forget(PQsocket(pg)); /* a new socket (another address, a retry) */
         int w = dg_wait_fd(PQsocket(pg), ps == PGRES_POLLING_READING ? DG_WAIT_READ : DG_WAIT_WRITE,
                            deadline);

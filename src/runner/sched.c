@@ -346,7 +346,7 @@ static int wait_fd(void *ctx, int fd, int events, int64_t deadline_ns)
     return f->result;
 }
 
-static void trim_stack(void *ctx);
+static void trim_stack(dg_sched *s);
 
 /* Before a long sleep: trims the running fiber's stack when a wait since its last trim
  * parked within TRIM_MARGIN (what the park's own frames take below the wait) of the
@@ -397,11 +397,8 @@ static void forget_fd(void *ctx, int fd)
         s->fd_state[fd] = FD_NONE;
 }
 
-static void trim_stack(void *ctx)
+static void trim_stack(dg_sched *s)
 {
-    dg_sched *s = ctx;
-    if (!s->cur)
-        return;
     /* the frame's address, not a local's: under AddressSanitizer locals may live on a
      * fake stack elsewhere */
     uintptr_t here = (uintptr_t)__builtin_frame_address(0);
@@ -438,7 +435,7 @@ dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes)
     s->epfd = epoll_create1(EPOLL_CLOEXEC);
     s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     s->pwait2 = true;
-    s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until, .trim_stack = trim_stack,
+    s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until,
                             .forget_fd = forget_fd, .queued_since = queued_since, .ctx = s};
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = s->evfd};
     if (!s->fibers || !s->runq || !s->heap || s->epfd < 0 || s->evfd < 0 ||
