@@ -598,7 +598,10 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     pg_conn *c = xcalloc(1, sizeof *c);
     kv_list kv = {0};
     dg_strbuf options = DG_STRBUF_INIT;
-    PQconninfoOption *defs = PQconndefaults();
+    /* libpq's keywords only, without their defaults: PQconndefaults would work out every
+     * default (the user's name from the password database, the service file) for each
+     * terminal's session: 50 password-database lookups for a 50-terminal run */
+    PQconninfoOption *defs = PQconninfoParse("", NULL);
     int rc = dg_backend_check_settings(&dg_backend_postgres, url, opts, err);
     if (rc)
         goto fail;
