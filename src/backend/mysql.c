@@ -538,7 +538,6 @@ static int open_session(my_conn *c, MYSQL **out, dg_err *err)
         int st = mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user, c->pass,
                                           c->db, c->socket ? 0 : c->port, c->socket, flags);
         while (st) {
-            dg_wait_trim_stack();                      /* name lookup, TLS, auth went deep */
             dg_wait_forget((int)mysql_get_socket(my)); /* a socket new to the waiter */
             st = mysql_real_connect_cont(&ok, my, async_wait(my, st));
         }

@@ -518,7 +518,6 @@ static PGconn *connect_nonblocking(pg_conn *c)
             deadline = dg_now_ns() + (int64_t)atoi(c->vals[i]) * DG_NS_PER_S;
     PostgresPollingStatusType ps = PGRES_POLLING_WRITING;
     while (ps != PGRES_POLLING_OK && ps != PGRES_POLLING_FAILED) {
-        dg_wait_trim_stack(); /* PQconnectPoll went deep; the wait can be long */
         dg_wait_forget(PQsocket(pg)); /* a new socket (another address, a retry) */
         int w = dg_wait_fd(PQsocket(pg), ps == PGRES_POLLING_READING ? DG_WAIT_READ : DG_WAIT_WRITE,
                            deadline);
@@ -599,7 +598,10 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     pg_conn *c = xcalloc(1, sizeof *c);
     kv_list kv = {0};
     dg_strbuf options = DG_STRBUF_INIT;
-    PQconninfoOption *defs = PQconndefaults();
+    /* libpq's keywords only, without their defaults: PQconndefaults would work out every
+     * default (the user's name from the password database, the service file) for each
+     * terminal's session: 50 password-database lookups for a 50-terminal run */
+    PQconninfoOption *defs = PQconninfoParse("", NULL);
     int rc = dg_backend_check_settings(&dg_backend_postgres, url, opts, err);
     if (rc)
         goto fail;

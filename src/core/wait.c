@@ -25,12 +25,6 @@ void dg_wait_forget(int fd)
         t_waiter->forget_fd(t_waiter->ctx, fd);
 }
 
-void dg_wait_trim_stack(void)
-{
-    if (t_waiter && t_waiter->trim_stack)
-        t_waiter->trim_stack(t_waiter->ctx);
-}
-
 int dg_wait_fd(int fd, int events, int64_t deadline_ns)
 {
     if (t_waiter)

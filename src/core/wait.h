@@ -21,8 +21,6 @@ typedef struct dg_waiter {
     int (*wait_fd)(void *ctx, int fd, int events, int64_t deadline_ns);
     /* Sleeps until deadline_ns (monotonic). */
     void (*sleep_until)(void *ctx, int64_t deadline_ns);
-    /* Gives back the pages of the running fiber's stack below the caller's frame. */
-    void (*trim_stack)(void *ctx);
     /* fd is a new descriptor: forget what is known of the number (see dg_wait_forget). */
     void (*forget_fd)(void *ctx, int fd);
     /* How long the running fiber's last wake, if it came at or after since_ns, waited for
@@ -48,11 +46,5 @@ int dg_wait_fd(int fd, int events, int64_t deadline_ns);
  * closed behind its back. A backend calls it once per connect step, before the step's
  * wait. Elsewhere nothing. */
 void dg_wait_forget(int fd);
-
-/* A hint from code that just returned from a deep call and is about to wait (a connect
- * step: name lookup, TLS, SCRAM go some 20 KB deep): on a fiber, the stack pages below
- * the caller's frame go back to the kernel, so that a thousand fibers connecting at once
- * do not each keep that depth resident while they wait. Elsewhere nothing. */
-void dg_wait_trim_stack(void);
 
 #endif

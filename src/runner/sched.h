@@ -33,6 +33,7 @@ typedef struct dg_sched_stats {
     int64_t lag_sum_ns;   /* sum over them of (resumed - deadline) */
     int64_t lag_max_ns;
     uint64_t wakeups;     /* returns from epoll */
+    uint64_t trims;       /* stacks given back before a long sleep or on request (madvise) */
 } dg_sched_stats;
 
 /* A scheduler for up to max_fibers fibers, each with a stack of stack_bytes (rounded up to

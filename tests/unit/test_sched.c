@@ -364,6 +364,80 @@ static void test_trim_on_sleep(void)
     dg_sched_free(s);
 }
 
+/* ---- a long sleep trims only a stack that went deep ----------------------------------------- */
+
+typedef struct deep_ctx {
+    dg_sched *s;
+    int fds[2];
+    uint64_t after_first, after_shallow, after_deep_wait, after_deep_call;
+    int resident_after_deep_wait, resident_after_deep_call;
+    int sleeps_to_trim; /* long sleeps after a deep call without a wait until one trimmed */
+} deep_ctx;
+
+static uint64_t trims(deep_ctx *c)
+{
+    dg_sched_stats st;
+    dg_sched_stats_get(c->s, &st);
+    return st.trims;
+}
+
+/* goes some 36 KB deep, then waits there for the (readable) pipe: a park far below */
+static __attribute__((noinline)) int wait_deep(deep_ctx *c, int depth)
+{
+    volatile char buf[4096];
+    for (size_t i = 0; i < sizeof buf; i += 512)
+        buf[i] = (char)depth;
+    if (depth > 0)
+        return wait_deep(c, depth - 1) + buf[0];
+    return dg_wait_fd(c->fds[0], DG_WAIT_READ, INT64_MAX) + buf[0];
+}
+
+#define LONG_SLEEP (11 * DG_NS_PER_MS)
+
+static void deep_fiber(void *p)
+{
+    deep_ctx *c = p;
+    volatile char here = 0;
+    char *low = dg_sched_stack_low();
+    dg_sleep_ns(LONG_SLEEP); /* the first long sleep trims: nothing is known yet */
+    c->after_first = trims(c);
+    for (int i = 0; i < 5; i++) /* no waits in between: nothing to give back */
+        dg_sleep_ns(LONG_SLEEP);
+    c->after_shallow = trims(c);
+    wait_deep(c, 8);
+    dg_sleep_ns(LONG_SLEEP); /* a wait parked deep: this sleep trims */
+    c->after_deep_wait = trims(c);
+    c->resident_after_deep_wait = resident_pages_below(low, (char *)&here);
+    go_deep(8); /* deep without a wait: no mark, a later long sleep trims all the same */
+    for (c->sleeps_to_trim = 1; c->sleeps_to_trim <= 64; c->sleeps_to_trim++) {
+        dg_sleep_ns(LONG_SLEEP);
+        if (trims(c) > c->after_deep_wait)
+            break;
+    }
+    c->after_deep_call = trims(c);
+    c->resident_after_deep_call = resident_pages_below(low, (char *)&here);
+}
+
+static void test_trim_only_deep(void)
+{
+    deep_ctx c = {0};
+    DG_CHECK_INT(pipe(c.fds), 0);
+    DG_CHECK_INT((int)write(c.fds[1], "x", 1), 1);
+    c.s = dg_sched_new(1, STACK);
+    DG_CHECK_INT(dg_sched_spawn(c.s, deep_fiber, &c), 0);
+    dg_sched_run(c.s);
+    DG_CHECK(c.after_first == 1);
+    DG_CHECK(c.after_shallow == 1); /* was a madvise per sleep: 6 */
+    DG_CHECK(c.after_deep_wait == 2);
+    DG_CHECK_INT(c.resident_after_deep_wait, 0);
+    DG_CHECK(c.after_deep_call == 3);
+    DG_CHECK(c.sleeps_to_trim > 1 && c.sleeps_to_trim <= 16);
+    DG_CHECK_INT(c.resident_after_deep_call, 0);
+    dg_sched_free(c.s);
+    close(c.fds[0]);
+    close(c.fds[1]);
+}
+
 /* ---- many fibers -------------------------------------------------------------------------- */
 
 #define MANY 2000
@@ -402,5 +476,6 @@ int main(void)
     DG_RUN(test_kick);
     DG_RUN(test_many);
     DG_RUN(test_trim_on_sleep);
+    DG_RUN(test_trim_only_deep);
     DG_TEST_END();
 }
