@@ -17,6 +17,7 @@
 #include "runner/runner.h"
 
 #include "core/clock.h"
+#include "core/futex.h"
 #include "core/log.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
@@ -34,10 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #ifdef __linux__
-#include <limits.h>
-#include <linux/futex.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
@@ -47,7 +45,7 @@
  * still inside a database call this long after is interrupted (its connection's I/O shut
  * down), so a server that stopped answering cannot hold the run past its end. */
 #define STUCK_GRACE_NS (2 * DG_NS_PER_S)
-#define SLEEP_SLICE_NS (50 * DG_NS_PER_MS)
+#define SLEEP_SLICE_NS (50 * DG_NS_PER_MS) /* a sleep's longest wait without futexes */
 /* A terminal fiber's stack (events engine): opening a session (name lookup, SCRAM, TLS)
  * is the deepest it goes; untouched pages cost nothing, so the size is only a bound. */
 #define FIBER_STACK_BYTES (256 * 1024)
@@ -55,9 +53,9 @@
 
 /* ---- stop requests -------------------------------------------------------------------- */
 
-static atomic_int g_stop; /* also the futex thinking terminals wait on (Linux) */
+static atomic_int g_stop; /* also the futex word thinking terminals wait on */
 static atomic_int g_stop_signal;
-/* What the run's main loop waits on between its boundaries (Linux: a futex word): bumped
+/* What the run's main loop waits on between its boundaries (a futex word): bumped
  * by a stop request and by each terminal as it finishes, so the loop sleeps until its next
  * boundary instead of waking every few milliseconds to look. Those wake-ups cost a lone
  * SQLite terminal about 3 % of its speed: the scheduler moved it between the cores. */
@@ -68,32 +66,19 @@ static _Atomic(dg_sched *) g_scheds[MAX_WORKERS];
 /* Kicks under way: a scheduler leaves g_scheds, then is freed only once none is, so no
  * kick writes to its eventfd after the close (or to a descriptor that took its number). */
 static atomic_int g_kickers;
-static_assert(sizeof(atomic_int) == sizeof(int), "the stop flag is waited on as a futex word");
 
 /* async-signal-safe */
 static void wake_main(void)
 {
     atomic_fetch_add(&g_main_wake, 1);
-#ifdef __linux__
-    syscall(SYS_futex, (int *)&g_main_wake, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT_MAX, NULL, NULL,
-            0);
-#endif
+    dg_futex_wake_all(&g_main_wake);
 }
 
-/* The main loop's sleep until `until`, or until wake_main() after `seen` was read. */
+/* The main loop's sleep until `until`, or until wake_main() after `seen` was read (where
+ * there is no futex, 10 ms at most). */
 static void main_sleep_until(int seen, int64_t until)
 {
-#ifdef __linux__
-    struct timespec ts = {.tv_sec = until / DG_NS_PER_S, .tv_nsec = until % DG_NS_PER_S};
-    syscall(SYS_futex, (int *)&g_main_wake, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, seen, &ts,
-            NULL, FUTEX_BITSET_MATCH_ANY);
-#else
-    (void)seen;
-    int64_t now = dg_now_ns();
-    if (until - now > 10 * DG_NS_PER_MS)
-        until = now + 10 * DG_NS_PER_MS;
-    dg_sleep_until_ns(until);
-#endif
+    dg_futex_wait_until(&g_main_wake, seen, until, 10 * DG_NS_PER_MS);
 }
 
 static void kick_schedulers(void)
@@ -116,10 +101,7 @@ void dg_run_request_stop(int signo)
         atomic_compare_exchange_strong(&g_stop_signal, &none, signo);
     }
     atomic_store(&g_stop, 1);
-#ifdef __linux__
-    /* wake every thinking terminal (a raw system call: async-signal-safe) */
-    syscall(SYS_futex, (int *)&g_stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, INT_MAX, NULL, NULL, 0);
-#endif
+    dg_futex_wake_all(&g_stop); /* every thinking terminal */
     wake_main();
     kick_schedulers();
 }
@@ -299,10 +281,10 @@ static int choose_type(run *r, dg_prng *rng)
     return r->ntx - 1;
 }
 
-/* Sleeps until `until` or a stop request. On Linux in one wait on the stop flag itself
- * (a futex that dg_run_request_stop wakes, from a signal handler too): a terminal
- * thinking 100 ms wakes once, not every slice. Elsewhere in slices, so a stop is noticed
- * within one. */
+/* Sleeps until `until` or a stop request. A thread waits on the stop flag itself
+ * (core/futex.h, which dg_run_request_stop wakes, from a signal handler too): a terminal
+ * thinking 100 ms wakes once, not every slice. Without futexes in slices, so a stop is
+ * noticed within one. */
 static void sleep_until_or_stop(int64_t until)
 {
     const dg_waiter *w = dg_waiter_get(); /* a fiber: its scheduler, which a stop kicks */
@@ -314,17 +296,7 @@ static void sleep_until_or_stop(int64_t until)
             w->sleep_until(w->ctx, until);
             continue;
         }
-#ifdef __linux__
-        /* absolute CLOCK_MONOTONIC timeout; returns at once when g_stop is no longer 0 */
-        struct timespec ts = {.tv_sec = until / DG_NS_PER_S, .tv_nsec = until % DG_NS_PER_S};
-        syscall(SYS_futex, (int *)&g_stop, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &ts, NULL,
-                FUTEX_BITSET_MATCH_ANY);
-#else
-        int64_t step = until - now;
-        if (step > SLEEP_SLICE_NS)
-            step = SLEEP_SLICE_NS;
-        dg_sleep_until_ns(now + step);
-#endif
+        dg_futex_wait_until(&g_stop, 0, until, SLEEP_SLICE_NS); /* at once once it is not 0 */
     }
 }
 
