@@ -18,7 +18,7 @@ void dg_sleep_until_ns(int64_t deadline_ns)
     const dg_waiter *w = dg_waiter_get();
     if (w) { /* a fiber: park it, not the thread (a kick may end a park early) */
         while (dg_now_ns() < deadline_ns)
-            w->sleep_until(w->ctx, deadline_ns);
+            w->sleep_until(w->ctx, deadline_ns, 0);
         return;
     }
     struct timespec ts = {.tv_sec = deadline_ns / DG_NS_PER_S, .tv_nsec = deadline_ns % DG_NS_PER_S};

@@ -19,8 +19,12 @@ typedef struct dg_waiter {
      * when the descriptor may be ready (spurious readiness is allowed: the caller tries
      * and waits again), 0 on the deadline, negative DG_E_IO on error. */
     int (*wait_fd)(void *ctx, int fd, int events, int64_t deadline_ns);
-    /* Sleeps until deadline_ns (monotonic). */
-    void (*sleep_until)(void *ctx, int64_t deadline_ns);
+    /* Sleeps until deadline_ns (monotonic), and at most slack_ns past it: a waiter that
+     * serves many sleepers may end this one late by up to slack_ns, so that one wake-up of
+     * its thread serves several (think time: a worker wakes for a result anyway, and
+     * every sleep due by then ends with it). Never early. 0: as close to the deadline as
+     * the system allows. */
+    void (*sleep_until)(void *ctx, int64_t deadline_ns, int64_t slack_ns);
     /* fd is a new descriptor: forget what is known of the number (see dg_wait_forget). */
     void (*forget_fd)(void *ctx, int fd);
     /* How long the running fiber's last wake, if it came at or after since_ns, waited for

@@ -281,11 +281,26 @@ static int choose_type(run *r, dg_prng *rng)
     return r->ntx - 1;
 }
 
-/* Sleeps until `until` or a stop request. A thread waits on the stop flag itself
- * (core/futex.h, which dg_run_request_stop wakes, from a signal handler too): a terminal
- * thinking 100 ms wakes once, not every slice. Without futexes in slices, so a stop is
- * noticed within one. */
-static void sleep_until_or_stop(int64_t until)
+/* How late a think or keying time of `ns` may end on an events-engine worker: 1/200 of
+ * it, at most 1 ms (100 ms of think time: 0.5 ms). The worker then ends it at its next
+ * wake-up, for a result or another terminal's timer, instead of waking for it alone: at
+ * 50 terminals thinking 100 ms that was 1.5 wake-ups per transaction, and CPU with them.
+ * The transactions' latency does not include think time; a --rate schedule, whose
+ * latency counts from the schedule, and waits for a socket have no slack. */
+#define THINK_SLACK_DIV 200
+#define THINK_SLACK_MAX_NS DG_NS_PER_MS
+
+static inline int64_t think_slack(int64_t ns)
+{
+    int64_t slack = ns / THINK_SLACK_DIV;
+    return slack < THINK_SLACK_MAX_NS ? slack : THINK_SLACK_MAX_NS;
+}
+
+/* Sleeps until `until` or a stop request; a fiber's sleep may end up to slack_ns late
+ * (see think_slack). A thread waits on the stop flag itself (core/futex.h, which
+ * dg_run_request_stop wakes, from a signal handler too): a terminal thinking 100 ms wakes
+ * once, not every slice. Without futexes in slices, so a stop is noticed within one. */
+static void sleep_until_or_stop(int64_t until, int64_t slack_ns)
 {
     const dg_waiter *w = dg_waiter_get(); /* a fiber: its scheduler, which a stop kicks */
     for (;;) {
@@ -293,7 +308,7 @@ static void sleep_until_or_stop(int64_t until)
         if (now >= until || stop_requested())
             return;
         if (w) {
-            w->sleep_until(w->ctx, until);
+            w->sleep_until(w->ctx, until, slack_ns);
             continue;
         }
         dg_futex_wait_until(&g_stop, 0, until, SLEEP_SLICE_NS); /* at once once it is not 0 */
@@ -333,7 +348,7 @@ static bool connect_gate_enter(run *r)
             wait = DG_NS_PER_MS;
         if (wait > 100 * DG_NS_PER_MS)
             wait = 100 * DG_NS_PER_MS;
-        sleep_until_or_stop(dg_now_ns() + wait);
+        sleep_until_or_stop(dg_now_ns() + wait, 0);
     }
 }
 
@@ -414,7 +429,7 @@ static bool reconnect(terminal *t)
         int64_t until = dg_now_ns() + backoff;
         if (until > r->end_ns)
             until = r->end_ns;
-        sleep_until_or_stop(until);
+        sleep_until_or_stop(until, 0);
         backoff = backoff * 2 > RECONNECT_MAX_NS ? RECONNECT_MAX_NS : backoff * 2;
     }
     pthread_mutex_lock(&t->down_lock);
@@ -501,7 +516,7 @@ static void *terminal_main(void *arg)
               * that comes before it sleeps stays pending in the scheduler's eventfd) */
         pthread_mutex_unlock(&r->gate_lock);
         while (!atomic_load(&r->go_flag))
-            w->sleep_until(w->ctx, INT64_MAX);
+            w->sleep_until(w->ctx, INT64_MAX, 0);
     } else {
         while (!r->go)
             pthread_cond_wait(&r->go_cond, &r->gate_lock);
@@ -549,7 +564,10 @@ static void *terminal_main(void *arg)
         } else if (workload_pauses) { /* keying time: before the clock starts */
             int64_t key = pause(t->wl_state, type, DG_PAUSE_KEYING);
             if (key > 0) {
-                sleep_until_or_stop(now + key < end_ns ? now + key : end_ns);
+                if (now + key < end_ns)
+                    sleep_until_or_stop(now + key, think_slack(key));
+                else
+                    sleep_until_or_stop(end_ns, 0);
                 now = dg_now_ns();
                 if (stop_requested() || now >= end_ns)
                     break;
@@ -564,7 +582,7 @@ static void *terminal_main(void *arg)
                 break;
             sched += (int64_t)gap_ns;
             if (now < sched) {
-                sleep_until_or_stop(sched);
+                sleep_until_or_stop(sched, 0);
                 if (stop_requested())
                     break;
                 now = dg_now_ns();
@@ -685,7 +703,10 @@ static void *terminal_main(void *arg)
         if (workload_pauses && t->wl_state) {
             int64_t think = pause(t->wl_state, type, DG_PAUSE_THINK);
             if (think > 0) {
-                sleep_until_or_stop(now + think < end_ns ? now + think : end_ns);
+                if (now + think < end_ns)
+                    sleep_until_or_stop(now + think, think_slack(think));
+                else
+                    sleep_until_or_stop(end_ns, 0);
                 now = dg_now_ns();
             }
         }
@@ -696,10 +717,10 @@ static void *terminal_main(void *arg)
                 double x = -log(u);
                 think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)think_ns);
             }
-            int64_t until = now + think;
-            if (until > end_ns)
-                until = end_ns;
-            sleep_until_or_stop(until);
+            if (now + think < end_ns)
+                sleep_until_or_stop(now + think, think_slack(think));
+            else
+                sleep_until_or_stop(end_ns, 0);
             now = dg_now_ns();
         }
     }

@@ -109,7 +109,8 @@ typedef struct fiber {
     void *arg;
     char *map;         /* guard page, then the stack; NULL once returned */
     size_t map_bytes;
-    int64_t deadline;  /* valid while heap_idx >= 0 */
+    int64_t deadline;  /* valid while heap_idx >= 0: not woken before it */
+    int64_t latest;    /* nor after it, the heap's key: deadline plus the sleep's slack */
     int heap_idx;
     int fd;            /* the descriptor it waits for, -1 none */
     int result;        /* why it woke: 1 descriptor, 0 deadline (or a kick) */
@@ -182,7 +183,7 @@ static void heap_up(dg_sched *s, int i)
     fiber *f = s->heap[i];
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (s->heap[p]->deadline <= f->deadline)
+        if (s->heap[p]->latest <= f->latest)
             break;
         heap_set(s, i, s->heap[p]);
         i = p;
@@ -197,9 +198,9 @@ static void heap_down(dg_sched *s, int i)
         int c = 2 * i + 1;
         if (c >= s->heap_n)
             break;
-        if (c + 1 < s->heap_n && s->heap[c + 1]->deadline < s->heap[c]->deadline)
+        if (c + 1 < s->heap_n && s->heap[c + 1]->latest < s->heap[c]->latest)
             c++;
-        if (f->deadline <= s->heap[c]->deadline)
+        if (f->latest <= s->heap[c]->latest)
             break;
         heap_set(s, i, s->heap[c]);
         i = c;
@@ -336,7 +337,7 @@ static int wait_fd(void *ctx, int fd, int events, int64_t deadline_ns)
     if (frame < f->deepest)
         f->deepest = frame;
     if (deadline_ns != INT64_MAX) {
-        f->deadline = deadline_ns;
+        f->deadline = f->latest = deadline_ns;
         heap_push(s, f);
     }
     park(s, f);
@@ -360,7 +361,7 @@ static __attribute__((noinline)) void trim_if_deep(dg_sched *s, fiber *f)
     trim_stack(s);
 }
 
-static void sleep_until(void *ctx, int64_t deadline_ns)
+static void sleep_until(void *ctx, int64_t deadline_ns, int64_t slack_ns)
 {
     dg_sched *s = ctx;
     fiber *f = s->cur;
@@ -378,6 +379,7 @@ static void sleep_until(void *ctx, int64_t deadline_ns)
         trim_if_deep(s, f);
     f->sleeping = true;
     f->deadline = deadline_ns;
+    f->latest = slack_ns > 0 && deadline_ns < INT64_MAX - slack_ns ? deadline_ns + slack_ns : deadline_ns;
     heap_push(s, f);
     park(s, f);
     f->sleeping = false;
@@ -559,7 +561,7 @@ static int loop_wait(dg_sched *s, struct epoll_event *evs, int nev)
     if (s->rq_len > 0)
         timeout = 0;
     else if (s->heap_n > 0) {
-        timeout = s->heap[0]->deadline - dg_now_ns();
+        timeout = s->heap[0]->latest - dg_now_ns();
         if (timeout < 0)
             timeout = 0;
         if (timeout > 3600 * DG_NS_PER_S) /* a sleep without end (INT64_MAX): waits for a kick */
@@ -640,11 +642,15 @@ void dg_sched_run(dg_sched *s)
             f->fd = -1;
             make_runnable(s, f, 1);
         }
+        /* Due: the first by its latest time, while its deadline has passed. A sleep with
+         * slack ends at the first wake-up (a result, another's deadline) after its deadline,
+         * or at its latest; one deeper in the heap whose deadline has passed too waits for
+         * a later wake-up, never past its own latest (the top's is at most that). */
         int64_t now = s->loop_ns;
         while (s->heap_n > 0 && s->heap[0]->deadline <= now) {
             fiber *f = s->heap[0];
             heap_remove(s, f);
-            int64_t lag = now - f->deadline;
+            int64_t lag = now > f->latest ? now - f->latest : 0;
             s->st.timers++;
             s->st.lag_sum_ns += lag;
             if (lag > s->st.lag_max_ns)

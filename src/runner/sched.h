@@ -10,8 +10,14 @@
  * and the sockets in epoll (one-shot, re-armed by each wait), and sleeps in epoll_pwait2
  * with a nanosecond timeout.
  *
- * Loop lag: how late a timer fires (from its deadline to the loop noticing it) is summed
- * per scheduler; a worker whose fibers keep it busy shows it here.
+ * Slack: a sleep may say how late it may end (think and keying time: a small fraction of
+ * the sleep). The loop wakes for the earliest latest time, and every wake-up, for a
+ * result as much as for a timer, ends the sleeps whose deadline has passed: fifty
+ * thinking terminals cost about one wake-up per transaction, not two.
+ *
+ * Loop lag: how late a timer fires (from its deadline, or the end of its slack, to the
+ * loop noticing it) is summed per scheduler; a worker whose fibers keep it busy shows it
+ * here.
  *
  * Stacks: each fiber has an mmap'd stack with a guard page below it; untouched pages
  * cost no memory. Fibers switch with swapcontext, annotated for AddressSanitizer and
@@ -30,7 +36,7 @@ typedef struct dg_sched dg_sched;
 
 typedef struct dg_sched_stats {
     uint64_t timers;      /* timer expiries (sleeps and wait deadlines that ran out) */
-    int64_t lag_sum_ns;   /* sum over them of (resumed - deadline) */
+    int64_t lag_sum_ns;   /* sum over them of (noticed - deadline - slack), 0 when not after */
     int64_t lag_max_ns;
     uint64_t wakeups;     /* returns from epoll */
     uint64_t trims;       /* stacks given back before a long sleep or on request (madvise) */

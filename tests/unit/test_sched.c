@@ -1,9 +1,10 @@
 /*
  * test_sched.c - the fiber scheduler (runner/sched.h): sleeps wake in deadline order and
- * never early, a socket wait wakes on data or on its deadline, a kick from another thread
- * ends sleeps, thousands of fibers share one thread, waits made through core/wait.h and
- * dg_sleep_ns park the fiber and not the thread. Timings are asserted only as lower
- * bounds (never early) and as hang checks with seconds of margin.
+ * never early, a sleep with slack ends with another's wake-up, a socket wait wakes on
+ * data or on its deadline, a kick from another thread ends sleeps, thousands of fibers
+ * share one thread, waits made through core/wait.h and dg_sleep_ns park the fiber and
+ * not the thread. Timings are asserted only as lower bounds (never early) and as hang
+ * checks with seconds of margin.
  */
 #include "dgtest.h"
 
@@ -68,6 +69,66 @@ static void test_sleep_order(void)
     DG_CHECK(st.lag_max_ns >= 0 && st.lag_sum_ns >= 0);
     DG_CHECK(dg_waiter_get() == NULL); /* restored after the run */
     dg_sched_free(s);
+}
+
+/* ---- slack ------------------------------------------------------------------------------ */
+
+/* A sleep with slack ends with the wake-up for another's deadline that falls within its
+ * slack (one wake-up for both), never before its own deadline; one without slack ends
+ * at its deadline and never waits for another's. */
+typedef struct slack_ctx {
+    dg_sched *s;
+    int64_t t0;
+    int64_t want[3], slack[3], woke[3];
+    uint64_t wake_no[3]; /* the loop's wake-up count when each ran again */
+} slack_ctx;
+
+typedef struct slack_arg {
+    slack_ctx *c;
+    int id;
+} slack_arg;
+
+static void slack_fiber(void *p)
+{
+    slack_arg *a = p;
+    slack_ctx *c = a->c;
+    if (c->t0 == 0)
+        c->t0 = dg_now_ns() + 200 * DG_NS_PER_MS;
+    const dg_waiter *w = dg_waiter_get();
+    int64_t until = c->t0 + c->want[a->id];
+    while (dg_now_ns() < until)
+        w->sleep_until(w->ctx, until, c->slack[a->id]);
+    c->woke[a->id] = dg_now_ns() - c->t0;
+    dg_sched_stats st;
+    dg_sched_stats_get(c->s, &st);
+    c->wake_no[a->id] = st.wakeups;
+}
+
+static void test_slack(void)
+{
+    slack_ctx c = {.t0 = 0};
+    c.s = dg_sched_new(3, STACK);
+    DG_CHECK(c.s != NULL);
+    /* 0: 20 ms with 50 ms of slack; 1: 30 ms exact, inside 0's slack; 2: 200 ms with 1 ms
+     * of slack, alone */
+    static const int64_t want_ms[3] = {20, 30, 200}, slack_ms[3] = {50, 0, 1};
+    slack_arg a[3];
+    for (int i = 0; i < 3; i++) {
+        c.want[i] = want_ms[i] * DG_NS_PER_MS;
+        c.slack[i] = slack_ms[i] * DG_NS_PER_MS;
+        a[i] = (slack_arg){&c, i};
+        DG_CHECK_INT(dg_sched_spawn(c.s, slack_fiber, &a[i]), 0);
+    }
+    dg_sched_run(c.s);
+    for (int i = 0; i < 3; i++)
+        DG_CHECK(c.woke[i] >= c.want[i]); /* never early */
+    /* 0 waited for 1's deadline and ended with the same wake-up */
+    DG_CHECK(c.woke[0] >= c.want[1]);
+    DG_CHECK(c.wake_no[0] == c.wake_no[1]);
+    /* 2 had nobody to share with: its own wake-up, within its slack plus a hang margin */
+    DG_CHECK(c.wake_no[2] > c.wake_no[1]);
+    DG_CHECK(c.woke[2] < c.want[2] + DG_NS_PER_S);
+    dg_sched_free(c.s);
 }
 
 /* ---- sockets ---------------------------------------------------------------------------- */
@@ -280,7 +341,7 @@ static void long_sleeper(void *p)
     c->w = dg_waiter_get();
     c->stack_low = dg_sched_stack_low();
     int64_t t = dg_now_ns();
-    c->w->sleep_until(c->w->ctx, t + 60 * DG_NS_PER_S);
+    c->w->sleep_until(c->w->ctx, t + 60 * DG_NS_PER_S, 0);
     c->slept_ns = dg_now_ns() - t;
 }
 
@@ -470,6 +531,7 @@ static void test_many(void)
 int main(void)
 {
     DG_RUN(test_sleep_order);
+    DG_RUN(test_slack);
     DG_RUN(test_fd_wait);
     DG_RUN(test_reused_fd);
     DG_RUN(test_queued);
