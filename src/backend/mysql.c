@@ -65,13 +65,13 @@
  * transactions, bulk load, statistics and server facts, the descriptor.
  */
 #include "backend/backend.h"
+#include "backend/mysql_api.h"
 
 #include "core/clock.h"
 #include "core/strbuf.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
 
-#include <mysql.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,13 +242,13 @@ static int fill_error(my_conn *c, unsigned no, const char *st, const char *msg,
 
 static int conn_error(my_conn *c, const char *inflight, dg_err *err)
 {
-    return fill_error(c, mysql_errno(c->my), mysql_sqlstate(c->my), mysql_error(c->my), inflight,
+    return fill_error(c, dg_my.mysql_errno(c->my), dg_my.mysql_sqlstate(c->my), dg_my.mysql_error(c->my), inflight,
                      err);
 }
 
 static int stmt_error(my_conn *c, MYSQL_STMT *st, const char *inflight, dg_err *err)
 {
-    return fill_error(c, mysql_stmt_errno(st), mysql_stmt_sqlstate(st), mysql_stmt_error(st),
+    return fill_error(c, dg_my.mysql_stmt_errno(st), dg_my.mysql_stmt_sqlstate(st), dg_my.mysql_stmt_error(st),
                      inflight, err);
 }
 
@@ -267,13 +267,13 @@ static int async_wait(MYSQL *my, int status)
     int ev = (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT) ? DG_WAIT_READ : 0) |
              (status & MYSQL_WAIT_WRITE ? DG_WAIT_WRITE : 0);
     int64_t deadline = status & MYSQL_WAIT_TIMEOUT
-                           ? dg_now_ns() + (int64_t)mysql_get_timeout_value_ms(my) * DG_NS_PER_MS
+                           ? dg_now_ns() + (int64_t)dg_my.mysql_get_timeout_value_ms(my) * DG_NS_PER_MS
                            : INT64_MAX;
     if (!ev) {
         dg_sleep_until_ns(deadline);
         return MYSQL_WAIT_TIMEOUT;
     }
-    int r = dg_wait_fd((int)mysql_get_socket(my), ev, deadline);
+    int r = dg_wait_fd((int)dg_my.mysql_get_socket(my), ev, deadline);
     if (r == 0)
         return MYSQL_WAIT_TIMEOUT;
     /* ready (or a failed wait: the library's next read or write then fails and says so) */
@@ -290,114 +290,114 @@ static int async_wait(MYSQL *my, int status)
 static int nb_real_query(my_conn *c, const char *sql, unsigned long len)
 {
     if (!c->nonblock)
-        return mysql_real_query(c->my, sql, len);
+        return dg_my.mysql_real_query(c->my, sql, len);
     int ret = 1;
-    ASYNC_LOOP(mysql_real_query_start(&ret, c->my, sql, len),
-               mysql_real_query_cont(&ret, c->my, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_real_query_start(&ret, c->my, sql, len),
+               dg_my.mysql_real_query_cont(&ret, c->my, async_wait(c->my, st_)));
     return ret;
 }
 
 static MYSQL_RES *nb_store_result(my_conn *c)
 {
     if (!c->nonblock)
-        return mysql_store_result(c->my);
+        return dg_my.mysql_store_result(c->my);
     MYSQL_RES *ret = NULL;
-    ASYNC_LOOP(mysql_store_result_start(&ret, c->my),
-               mysql_store_result_cont(&ret, c->my, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_store_result_start(&ret, c->my),
+               dg_my.mysql_store_result_cont(&ret, c->my, async_wait(c->my, st_)));
     return ret;
 }
 
 static int nb_next_result(my_conn *c)
 {
     if (!c->nonblock)
-        return mysql_next_result(c->my);
+        return dg_my.mysql_next_result(c->my);
     int ret = 1;
-    ASYNC_LOOP(mysql_next_result_start(&ret, c->my),
-               mysql_next_result_cont(&ret, c->my, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_next_result_start(&ret, c->my),
+               dg_my.mysql_next_result_cont(&ret, c->my, async_wait(c->my, st_)));
     return ret;
 }
 
 static int nb_stmt_prepare(my_conn *c, MYSQL_STMT *st, const char *sql, unsigned long len)
 {
     if (!c->nonblock)
-        return mysql_stmt_prepare(st, sql, len);
+        return dg_my.mysql_stmt_prepare(st, sql, len);
     int ret = 1;
-    ASYNC_LOOP(mysql_stmt_prepare_start(&ret, st, sql, len),
-               mysql_stmt_prepare_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_prepare_start(&ret, st, sql, len),
+               dg_my.mysql_stmt_prepare_cont(&ret, st, async_wait(c->my, st_)));
     return ret;
 }
 
 static int nb_stmt_execute(my_conn *c, MYSQL_STMT *st)
 {
     if (!c->nonblock)
-        return mysql_stmt_execute(st);
+        return dg_my.mysql_stmt_execute(st);
     int ret = 1;
-    ASYNC_LOOP(mysql_stmt_execute_start(&ret, st),
-               mysql_stmt_execute_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_execute_start(&ret, st),
+               dg_my.mysql_stmt_execute_cont(&ret, st, async_wait(c->my, st_)));
     return ret;
 }
 
 static int nb_stmt_store_result(my_conn *c, MYSQL_STMT *st)
 {
     if (!c->nonblock)
-        return mysql_stmt_store_result(st);
+        return dg_my.mysql_stmt_store_result(st);
     int ret = 1;
-    ASYNC_LOOP(mysql_stmt_store_result_start(&ret, st),
-               mysql_stmt_store_result_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_store_result_start(&ret, st),
+               dg_my.mysql_stmt_store_result_cont(&ret, st, async_wait(c->my, st_)));
     return ret;
 }
 
 static int nb_stmt_fetch(my_conn *c, MYSQL_STMT *st)
 {
     if (!c->nonblock)
-        return mysql_stmt_fetch(st);
+        return dg_my.mysql_stmt_fetch(st);
     int ret = 1;
-    ASYNC_LOOP(mysql_stmt_fetch_start(&ret, st),
-               mysql_stmt_fetch_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_fetch_start(&ret, st),
+               dg_my.mysql_stmt_fetch_cont(&ret, st, async_wait(c->my, st_)));
     return ret;
 }
 
 static void nb_stmt_free_result(my_conn *c, MYSQL_STMT *st)
 {
     if (!c->nonblock) {
-        mysql_stmt_free_result(st);
+        dg_my.mysql_stmt_free_result(st);
         return;
     }
     my_bool ret = 0;
-    ASYNC_LOOP(mysql_stmt_free_result_start(&ret, st),
-               mysql_stmt_free_result_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_free_result_start(&ret, st),
+               dg_my.mysql_stmt_free_result_cont(&ret, st, async_wait(c->my, st_)));
 }
 
 static int nb_stmt_next_result(my_conn *c, MYSQL_STMT *st)
 {
     if (!c->nonblock)
-        return mysql_stmt_next_result(st);
+        return dg_my.mysql_stmt_next_result(st);
     int ret = 1;
-    ASYNC_LOOP(mysql_stmt_next_result_start(&ret, st),
-               mysql_stmt_next_result_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_next_result_start(&ret, st),
+               dg_my.mysql_stmt_next_result_cont(&ret, st, async_wait(c->my, st_)));
     return ret;
 }
 
 static void nb_stmt_close(my_conn *c, MYSQL_STMT *st)
 {
     if (!c->nonblock) {
-        mysql_stmt_close(st);
+        dg_my.mysql_stmt_close(st);
         return;
     }
     my_bool ret = 0;
-    ASYNC_LOOP(mysql_stmt_close_start(&ret, st),
-               mysql_stmt_close_cont(&ret, st, async_wait(c->my, st_)));
+    ASYNC_LOOP(dg_my.mysql_stmt_close_start(&ret, st),
+               dg_my.mysql_stmt_close_cont(&ret, st, async_wait(c->my, st_)));
 }
 
 static void nb_close(bool nonblock, MYSQL *my)
 {
     if (!nonblock) {
-        mysql_close(my);
+        dg_my.mysql_close(my);
         return;
     }
     int ret = 0;
     (void)ret;
-    ASYNC_LOOP(mysql_close_start(my), mysql_close_cont(my, async_wait(my, st_)));
+    ASYNC_LOOP(dg_my.mysql_close_start(my), dg_my.mysql_close_cont(my, async_wait(my, st_)));
 }
 
 /* Runs text SQL (possibly several statements), discarding result sets. `may_commit`: the
@@ -410,8 +410,8 @@ static int exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
     for (;;) {
         MYSQL_RES *res = nb_store_result(c);
         if (res)
-            mysql_free_result(res);
-        else if (mysql_field_count(c->my) != 0)
+            dg_my.mysql_free_result(res);
+        else if (dg_my.mysql_field_count(c->my) != 0)
             return conn_error(c, inflight, err);
         int next = nb_next_result(c);
         if (next > 0)
@@ -428,7 +428,7 @@ static int query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *er
         return conn_error(c, NULL, err);
     MYSQL_RES *res = nb_store_result(c);
     if (!res)
-        return mysql_errno(c->my) ? conn_error(c, NULL, err)
+        return dg_my.mysql_errno(c->my) ? conn_error(c, NULL, err)
                                   : dg_err_fail(err, DG_E_DB, "query returned no result: %s", sql);
     *out = res;
     return 0;
@@ -439,7 +439,7 @@ static int query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *er
 static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
 static void lib_init(void)
 {
-    mysql_library_init(0, NULL, NULL);
+    dg_my.mysql_server_init(0, NULL, NULL);
 }
 
 static int infile_init(void **ptr, const char *filename, void *userdata);
@@ -516,46 +516,46 @@ static dg_errclass classify_connect(unsigned no)
 static int open_session(my_conn *c, MYSQL **out, dg_err *err)
 {
     pthread_once(&lib_once, lib_init);
-    MYSQL *my = mysql_init(NULL);
+    MYSQL *my = dg_my.mysql_init(NULL);
     if (!my)
         return dg_err_fail(err, DG_E_NOMEM, "out of memory connecting to MySQL");
     unsigned timeout = c->connect_timeout;
     my_bool on = 1;
-    mysql_optionsv(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    dg_my.mysql_optionsv(my, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
     if (c->read_timeout)
-        mysql_optionsv(my, MYSQL_OPT_READ_TIMEOUT, &c->read_timeout);
+        dg_my.mysql_optionsv(my, MYSQL_OPT_READ_TIMEOUT, &c->read_timeout);
     if (c->write_timeout)
-        mysql_optionsv(my, MYSQL_OPT_WRITE_TIMEOUT, &c->write_timeout);
-    mysql_optionsv(my, MYSQL_SET_CHARSET_NAME, c->charset ? c->charset : "utf8mb4");
+        dg_my.mysql_optionsv(my, MYSQL_OPT_WRITE_TIMEOUT, &c->write_timeout);
+    dg_my.mysql_optionsv(my, MYSQL_SET_CHARSET_NAME, c->charset ? c->charset : "utf8mb4");
     if (c->client_infile)
-        mysql_optionsv(my, MYSQL_OPT_LOCAL_INFILE, &on);
+        dg_my.mysql_optionsv(my, MYSQL_OPT_LOCAL_INFILE, &on);
     for (char **p = c->init_cmds; p && *p; p++)
-        mysql_optionsv(my, MYSQL_INIT_COMMAND, *p);
+        dg_my.mysql_optionsv(my, MYSQL_INIT_COMMAND, *p);
     unsigned long flags = CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS |
                           (c->client_infile ? CLIENT_LOCAL_FILES : 0);
     MYSQL *ok = NULL;
-    if (c->nonblock && mysql_optionsv(my, MYSQL_OPT_NONBLOCK, 0) == 0) {
-        int st = mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user, c->pass,
+    if (c->nonblock && dg_my.mysql_optionsv(my, MYSQL_OPT_NONBLOCK, 0) == 0) {
+        int st = dg_my.mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user, c->pass,
                                           c->db, c->socket ? 0 : c->port, c->socket, flags);
         while (st) {
-            dg_wait_forget((int)mysql_get_socket(my)); /* a socket new to the waiter */
-            st = mysql_real_connect_cont(&ok, my, async_wait(my, st));
+            dg_wait_forget((int)dg_my.mysql_get_socket(my)); /* a socket new to the waiter */
+            st = dg_my.mysql_real_connect_cont(&ok, my, async_wait(my, st));
         }
     } else {
-        ok = mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
+        ok = dg_my.mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
                                 c->socket ? 0 : c->port, c->socket, flags);
     }
     if (!ok) {
-        unsigned no = mysql_errno(my);
-        const char *st = mysql_sqlstate(my);
+        unsigned no = dg_my.mysql_errno(my);
+        const char *st = dg_my.mysql_sqlstate(my);
         dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
-                   st && strcmp(st, "00000") ? st : "08001", "%s", mysql_error(my));
+                   st && strcmp(st, "00000") ? st : "08001", "%s", dg_my.mysql_error(my));
         dg_backend_scrub(err, c->password);
         nb_close(c->nonblock, my);
         return DG_E_DB;
     }
     /* rows for LOAD DATA LOCAL come only from our buffers, never from files */
-    mysql_set_local_infile_handler(my, infile_init, infile_read, infile_end, infile_error, c);
+    dg_my.mysql_set_local_infile_handler(my, infile_init, infile_read, infile_end, infile_error, c);
     c->local_infile = -1;
     *out = my;
     return 0;
@@ -582,6 +582,9 @@ static void my_close(dg_conn *conn)
 
 static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
 {
+    int lrc = dg_my_api_load(err);
+    if (lrc)
+        return lrc;
     my_conn *c = xcalloc(1, sizeof *c);
     int rc = dg_backend_check_settings(&dg_backend_mysql, url, opts, err), ninit = 0;
     if (rc)
@@ -639,10 +642,10 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         MYSQL_RES *res = NULL;
         dg_err ignored = DG_ERR_INIT;
         if (query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {
-            MYSQL_ROW row = mysql_fetch_row(res);
+            MYSQL_ROW row = dg_my.mysql_fetch_row(res);
             if (row && row[0])
                 dg_conn_set_local_data(&c->base, row[0]);
-            mysql_free_result(res);
+            dg_my.mysql_free_result(res);
         }
     }
     *out = &c->base;
@@ -673,7 +676,7 @@ static int reopen(dg_conn *conn, dg_err *err)
 static void free_results(my_stmt *s)
 {
     if (s->meta)
-        mysql_free_result(s->meta);
+        dg_my.mysql_free_result(s->meta);
     s->meta = NULL;
     for (int i = 0; i < s->ncols; i++)
         free(s->rtext[i]);
@@ -702,11 +705,11 @@ static void free_results(my_stmt *s)
 static int bind_results(my_conn *c, my_stmt *s, dg_err *err)
 {
     free_results(s);
-    s->meta = mysql_stmt_result_metadata(s->st);
+    s->meta = dg_my.mysql_stmt_result_metadata(s->st);
     if (!s->meta)
         return 0; /* no result set (DML, DDL) */
-    int n = (int)mysql_num_fields(s->meta);
-    MYSQL_FIELD *f = mysql_fetch_fields(s->meta);
+    int n = (int)dg_my.mysql_num_fields(s->meta);
+    MYSQL_FIELD *f = dg_my.mysql_fetch_fields(s->meta);
     s->ncols = n;
     s->rbind = xcalloc((size_t)n, sizeof *s->rbind);
     s->rint = xcalloc((size_t)n, sizeof *s->rint);
@@ -773,7 +776,7 @@ static int prepare_on_server(my_conn *c, my_stmt *s, dg_err *err)
 {
     if (s->st)
         nb_stmt_close(c, s->st);
-    s->st = mysql_stmt_init(c->my);
+    s->st = dg_my.mysql_stmt_init(c->my);
     if (!s->st)
         return conn_error(c, NULL, err);
     if (nb_stmt_prepare(c, s->st, s->base.sql, (unsigned long)strlen(s->base.sql)))
@@ -816,7 +819,7 @@ static int my_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err
         my_stmt_free(&s->base);
         return rc;
     }
-    int n = (int)mysql_stmt_param_count(s->st);
+    int n = (int)dg_my.mysql_stmt_param_count(s->st);
     s->base.nparams = n;
     size_t np = n > 0 ? (size_t)n : 1;
     s->pbind = xcalloc(np, sizeof *s->pbind);
@@ -895,7 +898,7 @@ static int drain_results(my_conn *c, my_stmt *s, dg_err *err)
     /* the result read (kept or not by finish_rows) goes first */
     nb_stmt_free_result(c, s->st);
     s->has_rows = false;
-    while (s->more_results && mysql_stmt_more_results(s->st)) {
+    while (s->more_results && dg_my.mysql_stmt_more_results(s->st)) {
         int r = nb_stmt_next_result(c, s->st);
         if (r > 0) {
             s->more_results = false;
@@ -903,7 +906,7 @@ static int drain_results(my_conn *c, my_stmt *s, dg_err *err)
         }
         if (r < 0)
             break;
-        if (mysql_stmt_field_count(s->st) > 0)
+        if (dg_my.mysql_stmt_field_count(s->st) > 0)
             nb_stmt_free_result(c, s->st);
     }
     s->more_results = false;
@@ -935,7 +938,7 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         for (int i = 0; i < n; i++)
             rebind |= set_param(s, i, &params[i]);
         if (rebind) {
-            if (mysql_stmt_bind_param(s->st, s->pbind))
+            if (dg_my.mysql_stmt_bind_param(s->st, s->pbind))
                 return stmt_error(c, s->st, NULL, err);
             s->pbound = true;
         }
@@ -944,22 +947,22 @@ static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
         return stmt_error(c, s->st, inflight, err);
     /* A CALL has no result columns when prepared: its first result set's arrive with it
      * (once: the procedures dbgauge calls always answer in the same shape). */
-    unsigned fields = mysql_stmt_field_count(s->st);
+    unsigned fields = dg_my.mysql_stmt_field_count(s->st);
     if (fields > 0 && s->ncols == 0) {
         int rc = bind_results(c, s, err);
         if (rc)
             return rc;
     }
-    s->more_results = mysql_stmt_more_results(s->st);
+    s->more_results = dg_my.mysql_stmt_more_results(s->st);
     if (s->ncols > 0 && fields > 0) {
         if (nb_stmt_store_result(c, s->st))
             return stmt_error(c, s->st, inflight, err);
         s->has_rows = true;
-        s->nrows = mysql_stmt_num_rows(s->st);
+        s->nrows = dg_my.mysql_stmt_num_rows(s->st);
         s->row = s->libpos = 0;
         s->affected = (int64_t)s->nrows;
     } else {
-        s->affected = (int64_t)mysql_stmt_affected_rows(s->st);
+        s->affected = (int64_t)dg_my.mysql_stmt_affected_rows(s->st);
         if (s->more_results) /* a CALL that returned no rows: its status next */
             return drain_results(c, s, err);
     }
@@ -1007,7 +1010,7 @@ static int my_discard(dg_stmt *stmt, dg_err *err)
 static bool position_row(my_stmt *s)
 {
     if (s->libpos + 1 != s->row)
-        mysql_stmt_data_seek(s->st, s->row - 1);
+        dg_my.mysql_stmt_data_seek(s->st, s->row - 1);
     int r = nb_stmt_fetch((my_conn *)s->base.conn, s->st);
     if (r != 0 && r != MYSQL_DATA_TRUNCATED)
         return false;
@@ -1022,7 +1025,7 @@ static bool load_column(my_stmt *s, int i)
     MYSQL_BIND *b = &s->rbind[i];
     if (s->libpos != s->row && !position_row(s))
         return false;
-    if (mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
+    if (dg_my.mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
         return false;
     if ((s->rkind[i] == K_TEXT || s->rkind[i] == K_DECIMAL) && !s->rnull[i] &&
         s->rlen[i] >= s->rcap[i]) {
@@ -1033,7 +1036,7 @@ static bool load_column(my_stmt *s, int i)
         s->rcap[i] = cap;
         b->buffer = s->rtext[i];
         b->buffer_length = cap;
-        if (mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
+        if (dg_my.mysql_stmt_fetch_column(s->st, b, (unsigned)i, 0))
             return false;
     }
     s->colseq[i] = s->rowseq;
@@ -1050,7 +1053,7 @@ static const char *my_colname(dg_stmt *stmt, int i)
     my_stmt *s = (my_stmt *)stmt;
     if (!s->meta || i < 0 || i >= s->ncols)
         return NULL;
-    return mysql_fetch_fields(s->meta)[i].name;
+    return dg_my.mysql_fetch_fields(s->meta)[i].name;
 }
 
 static bool parse_decimal(const char *p, dg_value *out)
@@ -1202,10 +1205,10 @@ static int server_limits(my_conn *c, dg_err *err)
     int rc = query_result(c, "SELECT @@local_infile, @@max_allowed_packet", &res, err);
     if (rc)
         return rc;
-    MYSQL_ROW row = mysql_fetch_row(res);
+    MYSQL_ROW row = dg_my.mysql_fetch_row(res);
     c->local_infile = row && row[0] && atoi(row[0]) == 1;
     c->max_packet = row && row[1] ? strtoul(row[1], NULL, 10) : 1u << 20;
-    mysql_free_result(res);
+    dg_my.mysql_free_result(res);
     return 0;
 }
 
@@ -1231,15 +1234,15 @@ static int bulk_flush(my_bulk *b, dg_err *err)
         int rc = exec_sql(c, dg_sb_str(&sql), false, err);
         c->infile = NULL;
         dg_sb_free(&sql);
-        if (rc == 0 && mysql_warning_count(c->my) > 0) {
+        if (rc == 0 && dg_my.mysql_warning_count(c->my) > 0) {
             /* LOAD DATA turns bad values into warnings; a load must be exact */
             MYSQL_RES *w = NULL;
             if (query_result(c, "SHOW WARNINGS LIMIT 1", &w, NULL) == 0) {
-                MYSQL_ROW row = mysql_fetch_row(w);
+                MYSQL_ROW row = dg_my.mysql_fetch_row(w);
                 rc = dg_err_set(err, DG_E_DB, DG_EC_USER, row && row[1] ? atoi(row[1]) : 0,
                                 NULL, "LOAD DATA into %s: %s", b->table,
                                 row && row[2] ? row[2] : "warnings");
-                mysql_free_result(w);
+                dg_my.mysql_free_result(w);
             }
         }
         b->base.bytes += b->buf.len;
@@ -1274,9 +1277,9 @@ static int my_bulk_begin(dg_conn *conn, const char *table, const char *const *co
         MYSQL_RES *res = NULL;
         if ((rc = query_result(c, sql, &res, err)) != 0)
             return rc;
-        MYSQL_ROW row = mysql_fetch_row(res);
+        MYSQL_ROW row = dg_my.mysql_fetch_row(res);
         wide = !row || !row[0] || strcmp(row[0], "0") != 0;
-        mysql_free_result(res);
+        dg_my.mysql_free_result(res);
     }
     if ((rc = exec_sql(c, "START TRANSACTION", false, err)) != 0)
         return rc;
@@ -1352,7 +1355,7 @@ static void insert_value(my_conn *c, my_bulk *b, const dg_value *v)
         }
         dg_sb_addc(&b->buf, '\'');
         dg_sb_addn(&b->buf, b->esc,
-                   mysql_real_escape_string(c->my, b->esc, v->u.s.ptr, (unsigned long)v->u.s.len));
+                   dg_my.mysql_real_escape_string(c->my, b->esc, v->u.s.ptr, (unsigned long)v->u.s.len));
         dg_sb_addc(&b->buf, '\'');
         return;
     default:
@@ -1435,7 +1438,7 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
     int64_t requests = -1, reads = -1;
     out->pages_written = out->commits = out->rollbacks = -1;
     MYSQL_ROW row;
-    while ((row = mysql_fetch_row(res)) != NULL) {
+    while ((row = dg_my.mysql_fetch_row(res)) != NULL) {
         if (!row[0] || !row[1])
             continue;
         int64_t v = strtoll(row[1], NULL, 10);
@@ -1450,7 +1453,7 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
         else if (!strcasecmp(row[0], "Com_rollback"))
             out->rollbacks = v;
     }
-    mysql_free_result(res);
+    dg_my.mysql_free_result(res);
     /* read requests are logical reads; the reads among them that missed went to disk */
     out->cache_hits = requests >= 0 && reads >= 0 ? requests - reads : -1;
     out->cache_misses = reads;
@@ -1461,9 +1464,9 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
                       &res, err);
     if (rc)
         return rc;
-    row = mysql_fetch_row(res);
+    row = dg_my.mysql_fetch_row(res);
     out->db_size_bytes = row && row[0] ? strtoll(row[0], NULL, 10) : -1;
-    mysql_free_result(res);
+    dg_my.mysql_free_result(res);
     return 0;
 }
 
@@ -1478,8 +1481,8 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
     dg_server_info *out = arg;
     memset(out, 0, sizeof *out);
     snprintf(out->version, sizeof out->version, "%s %s",
-             strstr(mysql_get_server_info(c->my), "MariaDB") ? "MariaDB" : "MySQL",
-             mysql_get_server_info(c->my));
+             strstr(dg_my.mysql_get_server_info(c->my), "MariaDB") ? "MariaDB" : "MySQL",
+             dg_my.mysql_get_server_info(c->my));
     MYSQL_RES *res = NULL;
     int rc = query_result(c,
                           "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
@@ -1493,14 +1496,14 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
         return rc;
     MYSQL_ROW row;
     bool infile = false;
-    while ((row = mysql_fetch_row(res)) != NULL) {
+    while ((row = dg_my.mysql_fetch_row(res)) != NULL) {
         if (!row[0])
             continue;
         dg_server_info_add(out, row[0], row[1] ? row[1] : "");
         if (!strcasecmp(row[0], "local_infile") && row[1])
             infile = !strcasecmp(row[1], "ON") || !strcmp(row[1], "1");
     }
-    mysql_free_result(res);
+    dg_my.mysql_free_result(res);
     dg_server_info_add(out, "bulk_path",
                        infile && c->client_infile ? "LOAD DATA LOCAL INFILE" : "multi-row INSERT");
     dg_server_info_add(out, "connection", c->socket ? "unix socket" : "tcp");
@@ -1525,7 +1528,7 @@ static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
     size_t n = strlen(a->table);
     if (n > 200)
         return dg_err_fail(err, DG_E_INVAL, "table name too long: %.40s...", a->table);
-    mysql_real_escape_string(c->my, esc, a->table, (unsigned long)n);
+    dg_my.mysql_real_escape_string(c->my, esc, a->table, (unsigned long)n);
     char sql[768];
     snprintf(sql, sizeof sql,
              "SELECT COUNT(*) FROM information_schema.TABLES WHERE table_schema = DATABASE() "
@@ -1535,9 +1538,9 @@ static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
     int rc = query_result(c, sql, &res, err);
     if (rc)
         return rc;
-    MYSQL_ROW row = mysql_fetch_row(res);
+    MYSQL_ROW row = dg_my.mysql_fetch_row(res);
     *a->out = row && row[0] && atoll(row[0]) > 0;
-    mysql_free_result(res);
+    dg_my.mysql_free_result(res);
     return 0;
 }
 
@@ -1545,7 +1548,7 @@ static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
  * once, whether or not the server answers. */
 static void my_interrupt(dg_conn *conn)
 {
-    my_socket fd = mysql_get_socket(((my_conn *)conn)->my);
+    my_socket fd = dg_my.mysql_get_socket(((my_conn *)conn)->my);
     if (fd >= 0)
         shutdown(fd, SHUT_RDWR);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Errors against MariaDB/MySQL, each provoked for real:
-#   - a wrong password and a missing database: exit 1, a clear message, no password shown
+#   - a wrong password, a missing database and a client library that cannot be loaded:
+#     exit 1, a clear message, no password shown
 #   - bad SQL in a script workload: exit 1 before the run starts
 #   - deadlock (1213) and a serialization conflict between two connections: class RETRY
 #     (conformance checks), and a tpcb run at REPEATABLE READ with
@@ -47,6 +48,14 @@ grep -q "cannot connect to" "$TMP/err" || fail "wrong password: the message does
 
 expect_exit 1 "$DBGAUGE" run --db "$(url_with db=dbgauge_no_such_db)" -w tpcb -T 1s
 grep -q "dbgauge_no_such_db" "$TMP/err" || { cat "$TMP/err"; fail "missing database: unclear message"; }
+
+# the client library is opened by the first connection: one that cannot be loaded is a
+# clear error naming the file, not a failure to start (and the password stays out of it)
+DBGAUGE_MARIADB_CLIENT=/nonexistent/libmariadb.so.3 expect_exit 1 "$DBGAUGE" run --db "$(url_with "password=$secret")" -w tpcb -T 1s
+grep -q "cannot load the MariaDB client library from /nonexistent/libmariadb.so.3 (set by DBGAUGE_MARIADB_CLIENT)" "$TMP/err" \
+  || { cat "$TMP/err"; fail "an unloadable client library: unclear message"; }
+! grep -q -- "$secret" "$TMP/out" "$TMP/err" || fail "the password appears in the output"
+note "client library missing: $(head -n 1 "$TMP/err")"
 
 expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb -T 1s --conn no_such_setting=1
 grep -q "no_such_setting" "$TMP/err" || { cat "$TMP/err"; fail "bad --conn setting: unclear message"; }
