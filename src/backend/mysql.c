@@ -242,14 +242,14 @@ static int fill_error(my_conn *c, unsigned no, const char *st, const char *msg,
 
 static int conn_error(my_conn *c, const char *inflight, dg_err *err)
 {
-    return fill_error(c, dg_my.mysql_errno(c->my), dg_my.mysql_sqlstate(c->my), dg_my.mysql_error(c->my), inflight,
-                     err);
+    return fill_error(c, dg_my.mysql_errno(c->my), dg_my.mysql_sqlstate(c->my),
+                      dg_my.mysql_error(c->my), inflight, err);
 }
 
 static int stmt_error(my_conn *c, MYSQL_STMT *st, const char *inflight, dg_err *err)
 {
-    return fill_error(c, dg_my.mysql_stmt_errno(st), dg_my.mysql_stmt_sqlstate(st), dg_my.mysql_stmt_error(st),
-                     inflight, err);
+    return fill_error(c, dg_my.mysql_stmt_errno(st), dg_my.mysql_stmt_sqlstate(st),
+                      dg_my.mysql_stmt_error(st), inflight, err);
 }
 
 static bool in_transaction(my_conn *c)
@@ -266,9 +266,10 @@ static int async_wait(MYSQL *my, int status)
 {
     int ev = (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT) ? DG_WAIT_READ : 0) |
              (status & MYSQL_WAIT_WRITE ? DG_WAIT_WRITE : 0);
-    int64_t deadline = status & MYSQL_WAIT_TIMEOUT
-                           ? dg_now_ns() + (int64_t)dg_my.mysql_get_timeout_value_ms(my) * DG_NS_PER_MS
-                           : INT64_MAX;
+    int64_t deadline =
+        status & MYSQL_WAIT_TIMEOUT
+            ? dg_now_ns() + (int64_t)dg_my.mysql_get_timeout_value_ms(my) * DG_NS_PER_MS
+            : INT64_MAX;
     if (!ev) {
         dg_sleep_until_ns(deadline);
         return MYSQL_WAIT_TIMEOUT;
@@ -428,8 +429,9 @@ static int query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *er
         return conn_error(c, NULL, err);
     MYSQL_RES *res = nb_store_result(c);
     if (!res)
-        return dg_my.mysql_errno(c->my) ? conn_error(c, NULL, err)
-                                  : dg_err_fail(err, DG_E_DB, "query returned no result: %s", sql);
+        return dg_my.mysql_errno(c->my)
+                   ? conn_error(c, NULL, err)
+                   : dg_err_fail(err, DG_E_DB, "query returned no result: %s", sql);
     *out = res;
     return 0;
 }
@@ -535,15 +537,16 @@ static int open_session(my_conn *c, MYSQL **out, dg_err *err)
                           (c->client_infile ? CLIENT_LOCAL_FILES : 0);
     MYSQL *ok = NULL;
     if (c->nonblock && dg_my.mysql_optionsv(my, MYSQL_OPT_NONBLOCK, 0) == 0) {
-        int st = dg_my.mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user, c->pass,
-                                          c->db, c->socket ? 0 : c->port, c->socket, flags);
+        int st = dg_my.mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user,
+                                                c->pass, c->db, c->socket ? 0 : c->port, c->socket,
+                                                flags);
         while (st) {
             dg_wait_forget((int)dg_my.mysql_get_socket(my)); /* a socket new to the waiter */
             st = dg_my.mysql_real_connect_cont(&ok, my, async_wait(my, st));
         }
     } else {
         ok = dg_my.mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
-                                c->socket ? 0 : c->port, c->socket, flags);
+                                      c->socket ? 0 : c->port, c->socket, flags);
     }
     if (!ok) {
         unsigned no = dg_my.mysql_errno(my);
@@ -1354,8 +1357,9 @@ static void insert_value(my_conn *c, my_bulk *b, const dg_value *v)
             b->esc = xrealloc(b->esc, b->esccap);
         }
         dg_sb_addc(&b->buf, '\'');
-        dg_sb_addn(&b->buf, b->esc,
-                   dg_my.mysql_real_escape_string(c->my, b->esc, v->u.s.ptr, (unsigned long)v->u.s.len));
+        unsigned long n =
+            dg_my.mysql_real_escape_string(c->my, b->esc, v->u.s.ptr, (unsigned long)v->u.s.len);
+        dg_sb_addn(&b->buf, b->esc, n);
         dg_sb_addc(&b->buf, '\'');
         return;
     default:

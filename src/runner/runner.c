@@ -281,19 +281,23 @@ static int choose_type(run *r, dg_prng *rng)
     return r->ntx - 1;
 }
 
-/* How late a think or keying time of `ns` may end on an events-engine worker: 1/200 of
- * it, at most 1 ms (100 ms of think time: 0.5 ms). The worker then ends it at its next
- * wake-up, for a result or another terminal's timer, instead of waking for it alone: at
- * 50 terminals thinking 100 ms that was 1.5 wake-ups per transaction, and CPU with them.
- * The transactions' latency does not include think time; a --rate schedule, whose
- * latency counts from the schedule, and waits for a socket have no slack. */
+/* How late a think or keying time of `ns` from `now` may end on an events-engine worker:
+ * 1/200 of it, at most 1 ms (100 ms of think time: 0.5 ms), and never past the run's
+ * end. The worker then ends it at a wake-up it has anyway, for a result or another
+ * terminal's timer, instead of waking for it alone: at 50 terminals thinking 100 ms that
+ * was 1.2 wake-ups per transaction, and CPU with them. The transactions' latency does not
+ * include think time; a --rate schedule, whose latency counts from the schedule, and
+ * waits for a socket have no slack. */
 #define THINK_SLACK_DIV 200
 #define THINK_SLACK_MAX_NS DG_NS_PER_MS
 
-static inline int64_t think_slack(int64_t ns)
+static inline int64_t think_slack(int64_t ns, int64_t now, int64_t end_ns)
 {
     int64_t slack = ns / THINK_SLACK_DIV;
-    return slack < THINK_SLACK_MAX_NS ? slack : THINK_SLACK_MAX_NS;
+    if (slack > THINK_SLACK_MAX_NS)
+        slack = THINK_SLACK_MAX_NS;
+    int64_t left = end_ns - now - ns; /* after the sleep, before the end */
+    return slack < left ? slack : left > 0 ? left : 0;
 }
 
 /* Sleeps until `until` or a stop request; a fiber's sleep may end up to slack_ns late
@@ -564,10 +568,8 @@ static void *terminal_main(void *arg)
         } else if (workload_pauses) { /* keying time: before the clock starts */
             int64_t key = pause(t->wl_state, type, DG_PAUSE_KEYING);
             if (key > 0) {
-                if (now + key < end_ns)
-                    sleep_until_or_stop(now + key, think_slack(key));
-                else
-                    sleep_until_or_stop(end_ns, 0);
+                sleep_until_or_stop(now + key < end_ns ? now + key : end_ns,
+                                    think_slack(key, now, end_ns));
                 now = dg_now_ns();
                 if (stop_requested() || now >= end_ns)
                     break;
@@ -703,10 +705,8 @@ static void *terminal_main(void *arg)
         if (workload_pauses && t->wl_state) {
             int64_t think = pause(t->wl_state, type, DG_PAUSE_THINK);
             if (think > 0) {
-                if (now + think < end_ns)
-                    sleep_until_or_stop(now + think, think_slack(think));
-                else
-                    sleep_until_or_stop(end_ns, 0);
+                sleep_until_or_stop(now + think < end_ns ? now + think : end_ns,
+                                    think_slack(think, now, end_ns));
                 now = dg_now_ns();
             }
         }
@@ -717,10 +717,8 @@ static void *terminal_main(void *arg)
                 double x = -log(u);
                 think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)think_ns);
             }
-            if (now + think < end_ns)
-                sleep_until_or_stop(now + think, think_slack(think));
-            else
-                sleep_until_or_stop(end_ns, 0);
+            sleep_until_or_stop(now + think < end_ns ? now + think : end_ns,
+                                think_slack(think, now, end_ns));
             now = dg_now_ns();
         }
     }

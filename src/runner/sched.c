@@ -140,7 +140,7 @@ struct dg_sched {
     fiber *cur;
     fiber **runq;  /* ring of max */
     int rq_head, rq_len;
-    fiber **heap;  /* [max], min-heap on deadline */
+    fiber **heap;  /* [max], min-heap on latest */
     int heap_n;
     int epfd, evfd;
     fiber **by_fd;
@@ -379,7 +379,8 @@ static void sleep_until(void *ctx, int64_t deadline_ns, int64_t slack_ns)
         trim_if_deep(s, f);
     f->sleeping = true;
     f->deadline = deadline_ns;
-    f->latest = slack_ns > 0 && deadline_ns < INT64_MAX - slack_ns ? deadline_ns + slack_ns : deadline_ns;
+    f->latest = slack_ns > 0 && deadline_ns < INT64_MAX - slack_ns ? deadline_ns + slack_ns
+                                                                   : deadline_ns;
     heap_push(s, f);
     park(s, f);
     f->sleeping = false;

@@ -6,14 +6,15 @@
  * (dg_wait_fd from a backend in non-blocking mode) or until a time (think time, keying
  * time, a --rate arrival, a reconnect backoff). Waits go through the thread's waiter
  * (core/wait.h), which the scheduler installs while it runs, so the terminal code is the
- * same as on a thread of its own. The loop keeps the sleepers in a min-heap of deadlines
- * and the sockets in epoll (one-shot, re-armed by each wait), and sleeps in epoll_pwait2
+ * same as on a thread of its own. The loop keeps the sleepers in a min-heap of the latest
+ * times they may wake (see Slack) and the sockets in epoll (one-shot, re-armed by each wait), and sleeps in epoll_pwait2
  * with a nanosecond timeout.
  *
  * Slack: a sleep may say how late it may end (think and keying time: a small fraction of
- * the sleep). The loop wakes for the earliest latest time, and every wake-up, for a
- * result as much as for a timer, ends the sleeps whose deadline has passed: fifty
- * thinking terminals cost about one wake-up per transaction, not two.
+ * the sleep). The loop wakes for the earliest latest time, and each wake-up, for a
+ * result as much as for a timer, ends the sleeps at the top of the heap whose deadline
+ * has passed (one due deeper down waits for a later wake-up, never past its own latest
+ * time): fifty thinking terminals cost about one wake-up per transaction, not 1.2.
  *
  * Loop lag: how late a timer fires (from its deadline, or the end of its slack, to the
  * loop noticing it) is summed per scheduler; a worker whose fibers keep it busy shows it

@@ -81,6 +81,7 @@ typedef struct slack_ctx {
     int64_t t0;
     int64_t want[3], slack[3], woke[3];
     uint64_t wake_no[3]; /* the loop's wake-up count when each ran again */
+    bool late;           /* one first ran after t0: the machine stalled, skip the checks */
 } slack_ctx;
 
 typedef struct slack_arg {
@@ -95,6 +96,8 @@ static void slack_fiber(void *p)
     if (c->t0 == 0)
         c->t0 = dg_now_ns() + 200 * DG_NS_PER_MS;
     const dg_waiter *w = dg_waiter_get();
+    if (dg_now_ns() >= c->t0)
+        c->late = true;
     int64_t until = c->t0 + c->want[a->id];
     while (dg_now_ns() < until)
         w->sleep_until(w->ctx, until, c->slack[a->id]);
@@ -122,11 +125,16 @@ static void test_slack(void)
     dg_sched_run(c.s);
     for (int i = 0; i < 3; i++)
         DG_CHECK(c.woke[i] >= c.want[i]); /* never early */
-    /* 0 waited for 1's deadline and ended with the same wake-up */
-    DG_CHECK(c.woke[0] >= c.want[1]);
-    DG_CHECK(c.wake_no[0] == c.wake_no[1]);
-    /* 2 had nobody to share with: its own wake-up, within its slack plus a hang margin */
-    DG_CHECK(c.wake_no[2] > c.wake_no[1]);
+    /* 0 waited for 1's deadline and ended with the same wake-up (1's latest time is
+     * before 0's, so 0 can only end with 1 or after it) */
+    if (!c.late) {
+        DG_CHECK(c.woke[0] >= c.want[1]);
+        DG_CHECK(c.wake_no[0] == c.wake_no[1]);
+    }
+    /* 2 had nobody to share with: its own wake-up, within its slack plus a hang margin
+     * (unless the machine held the loop back past 2's deadline too) */
+    if (c.woke[1] < c.want[2])
+        DG_CHECK(c.wake_no[2] > c.wake_no[1]);
     DG_CHECK(c.woke[2] < c.want[2] + DG_NS_PER_S);
     dg_sched_free(c.s);
 }
