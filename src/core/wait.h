@@ -22,8 +22,9 @@ typedef struct dg_waiter {
     /* Sleeps until deadline_ns (monotonic), and at most slack_ns past it: a waiter that
      * serves many sleepers may end this one late by up to slack_ns, so that one wake-up of
      * its thread serves several (think time: a worker wakes for a result anyway, and
-     * every sleep due by then ends with it). Never early. 0: as close to the deadline as
-     * the system allows. */
+     * the sleeps at the top of its timer heap that are due by then end with it; others
+     * end no later than their own deadline plus slack). Never early. 0: as close to the
+     * deadline as the system allows. */
     void (*sleep_until)(void *ctx, int64_t deadline_ns, int64_t slack_ns);
     /* fd is a new descriptor: forget what is known of the number (see dg_wait_forget). */
     void (*forget_fd)(void *ctx, int fd);
