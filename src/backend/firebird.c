@@ -176,6 +176,8 @@ typedef struct fb_opts {
     char external_dir[EXT_MAX_PATH - 40]; /* ?external_dir=: where external files go */
     bool load_async;      /* ?load_forced_writes=off: forced writes off for a load */
     int no_gc;            /* isc_dpb_no_garbage_collect: -1 = only for bulk sessions */
+    int wire_crypt;       /* WIRE_*: the client's WireCrypt; -1 = its configuration's */
+    int wire_compression; /* WireCompression 1/0; -1 = the client's configuration's */
     char user[64];        /* ?user= / ?password= (the URL's own user info wins) */
     char password[128];
 } fb_opts;
@@ -495,6 +497,10 @@ static int apply_option(fb_opts *o, const char *name, const char *value, dg_err 
         copy_text(o->external_dir, sizeof o->external_dir, value);
     else if (!strcmp(name, "load_forced_writes"))
         o->load_async = dg_backend_option_enum(opt, value) == 1;
+    else if (!strcmp(name, "wire_crypt"))
+        o->wire_crypt = dg_backend_option_enum(opt, value); /* WIRE_* order */
+    else if (!strcmp(name, "wire_compression"))
+        o->wire_compression = dg_backend_option_bool(value);
     else
         return dg_err_fail(err, DG_E_INVAL, "Firebird setting '%s' is in the table but not handled",
                            name);
@@ -671,6 +677,10 @@ static void read_db_info(fb_conn *c)
     }
 }
 
+/* ?wire_crypt= values, in the option table's order, and firebird.conf's spelling of them. */
+enum { WIRE_REQUIRED, WIRE_ENABLED, WIRE_DISABLED };
+static const char *const wire_crypt_conf[] = {"Required", "Enabled", "Disabled"};
+
 /* Attaches to c->target with the saved settings into *db. On failure the class says
  * whether trying again later may help (server down: CONN_LOST) or not (USER). */
 static int open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
@@ -696,6 +706,19 @@ static int open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
     /* A loader's attachment leaves garbage collection to others (it only inserts). */
     if (o->no_gc == 1 || (o->no_gc == -1 && c->bulk_session))
         pb_int(&dpb, isc_dpb_no_garbage_collect, 1);
+    /* The client library reads firebird.conf settings for one attachment from
+     * isc_dpb_config: the wire's encryption and compression are negotiated from them. */
+    if (o->wire_crypt >= 0 || o->wire_compression >= 0) {
+        char conf[96];
+        int n = 0;
+        if (o->wire_crypt >= 0)
+            n += snprintf(conf + n, sizeof conf - (size_t)n, "WireCrypt = %s\n",
+                          wire_crypt_conf[o->wire_crypt]);
+        if (o->wire_compression >= 0)
+            snprintf(conf + n, sizeof conf - (size_t)n, "WireCompression = %s\n",
+                     o->wire_compression ? "true" : "false");
+        pb_str(&dpb, isc_dpb_config, conf);
+    }
     if (dpb.overflow)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "Firebird connection parameters are too long");
@@ -877,6 +900,8 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     o->read_shared = true;
     o->bulk = -1;
     o->no_gc = -1;
+    o->wire_crypt = -1;
+    o->wire_compression = -1;
     o->set_buffers = -1;
     for (int i = 0; i < url->nparams; i++)
         if ((rc = apply_option(o, url->params[i].name, url->params[i].value, err)) != 0)
@@ -886,6 +911,14 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             goto fail;
     if ((rc = check_external_dir(o, err)) != 0)
         goto fail;
+    if ((o->wire_crypt >= 0 || o->wire_compression >= 0) && !url->host &&
+        !strchr(url->path, ':')) {
+        rc = dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                        "wire_crypt and wire_compression apply to connections through a server; "
+                        "%s is opened by the engine in this process (give a host: "
+                        "firebird://user:pass@host//path)", url->path);
+        goto fail;
+    }
 
     if (url->host) {
         bool v6 = strchr(url->host, ':') != NULL;
@@ -908,8 +941,15 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->secret = dg_backend_secret(password, user, url->path);
     c->app_name = xstrdup(opts->application_name ? opts->application_name : "dbgauge");
     c->bulk_session = opts->bulk_session;
-    if ((rc = open_session(c, &c->db, err)) != 0)
+    if ((rc = open_session(c, &c->db, err)) != 0) {
+        if (err && err->code == isc_wirecrypt_incompatible && o->wire_crypt == WIRE_DISABLED) {
+            size_t n = strlen(err->msg);
+            snprintf(err->msg + n, sizeof err->msg - n,
+                     " (wire_crypt=disabled: this server requires encryption; it accepts an "
+                     "unencrypted wire with WireCrypt = Enabled in its firebird.conf)");
+        }
         goto fail;
+    }
     for (int ro = 0; ro < 2; ro++)
         for (int iso = 0; iso < FBI_N; iso++)
             c->tpb_len[ro][iso] = build_tpb(c->tpb[ro][iso], !ro, iso, o->lock_timeout_s);
@@ -2531,7 +2571,9 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
                        "d.MON$DATABASE_NAME, a.MON$REMOTE_PROTOCOL, cs.RDB$CHARACTER_SET_NAME, "
                        "d.MON$OLDEST_TRANSACTION, d.MON$NEXT_TRANSACTION, a.MON$SERVER_PID, "
                        "(SELECT COUNT(DISTINCT MON$SERVER_PID) FROM MON$ATTACHMENTS "
-                       "WHERE MON$SYSTEM_FLAG = 0) "
+                       "WHERE MON$SYSTEM_FLAG = 0), "
+                       "rdb$get_context('SYSTEM', 'WIRE_ENCRYPTED'), "
+                       "rdb$get_context('SYSTEM', 'WIRE_COMPRESSED') "
                        "FROM MON$DATABASE d CROSS JOIN MON$ATTACHMENTS a "
                        "LEFT JOIN RDB$CHARACTER_SETS cs ON cs.RDB$CHARACTER_SET_ID = a.MON$CHARACTER_SET_ID "
                        "WHERE a.MON$ATTACHMENT_ID = CURRENT_CONNECTION",
@@ -2561,6 +2603,20 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
         else
             col_text(s, cols[i].col, buf, sizeof buf);
         dg_server_info_add(out, cols[i].name, buf);
+    }
+    /* The wire of this attachment (NULL when embedded): what encryption and compression the
+     * client and the server agreed on, whatever either asked for. */
+    static const struct {
+        const char *name;
+        int col;
+    } wire[] = {{"wire_encrypted", 16}, {"wire_compressed", 17}};
+    for (size_t i = 0; i < sizeof wire / sizeof wire[0]; i++) {
+        dg_value val;
+        fb_column(&s->base, wire[i].col, &val);
+        if (val.type == DG_V_NULL)
+            continue;
+        col_text(s, wire[i].col, v, sizeof v);
+        dg_server_info_add(out, wire[i].name, !strcmp(v, "TRUE") ? "on" : "off");
     }
     /* Super shares one page cache (db class "server access"); Classic and SuperClassic give
      * each attachment its own, and Classic runs one process per attachment. */
@@ -2912,6 +2968,11 @@ static const dg_backend_option backend_options[] = {
     {"load_forced_writes", "enum", 0, 0, "keep|off",
      "off: a load turns the database's forced writes off and back on at its end (owner or "
      "SYSDBA; database-wide; a crash leaves them off)"},
+    {"wire_crypt", "enum", 0, 0, "required|enabled|disabled",
+     "the client's WireCrypt for this connection (default: its firebird.conf's, Enabled); "
+     "disabled needs a server that does not require encryption (WireCrypt = Enabled)"},
+    {"wire_compression", "bool", 0, 0, NULL,
+     "the client's WireCompression for this connection (compressed when the server allows it)"},
     {"no_gc", "bool", 0, 0, NULL,
      "no garbage collection by this attachment (default: on for loader connections)"},
     {"user", "text", 0, 63, NULL, "user name when the URL has none (else ISC_USER)"},

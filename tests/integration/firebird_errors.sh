@@ -4,6 +4,10 @@
 #   - a database file that does not exist: exit 1, the path named;
 #   - a client library that cannot be loaded (DBGAUGE_FBCLIENT naming no file): exit 1,
 #     the file named;
+#   - wire_crypt=disabled against a server that requires encryption (the test server keeps
+#     Firebird's default, WireCrypt = Required): exit 1, Firebird's message, SQLSTATE 28000
+#     and what the server would need; a wire setting on an embedded database is refused; the
+#     result file says what the wire agreed on (firebird_server_ctl checks an unencrypted one);
 #   - an update conflict between two SNAPSHOT (REPEATABLE READ) transactions is classified
 #     RETRY: with --max-tries 1 such errors are counted as class "retry", with the default
 #     they are retried, and the row holds exactly one increment per committed transaction;
@@ -68,6 +72,26 @@ note "snapshot conflicts, default tries: $ok2 committed after $retries retries"
 v=$(fbsql 'SELECT v FROM dg_conflict WHERE id = 1;')
 [ "$v" = $((ok1 + ok2)) ] || fail "row holds $v increments, dbgauge committed $((ok1 + ok2))"
 fbsql 'DROP TABLE dg_conflict; COMMIT;' >/dev/null
+
+# the wire: encrypted by default, compressed when asked; no unencrypted wire with a server
+# that requires encryption
+sep='?'; case $url in *'?'*) sep='&' ;; esac
+"$DBGAUGE" run --db "$url${sep}wire_compression=on" -w tpcb:select-only -t 5 -q --json "$TMP/wire.json" \
+  > /dev/null 2> "$TMP/err" || fail "wire_compression=on: $(cat "$TMP/err")"
+[ "$(json "$TMP/wire.json" "d['server']['settings']['wire_encrypted'] + ' ' + d['server']['settings']['wire_compressed']")" = "on on" ] ||
+  fail "wire settings in the result: $(json "$TMP/wire.json" "d['server']['settings']")"
+if fb_own_server; then
+  expect_exit 1 "$DBGAUGE" run --db "$url${sep}wire_crypt=disabled" -w tpcb:select-only -T 1s --json "$TMP/nowire.json"
+  grep -q "Incompatible wire encryption levels requested on client and server" "$TMP/err" &&
+    grep -q "WireCrypt = Enabled in its firebird.conf) \[28000\]" "$TMP/err" ||
+    fail "wire_crypt=disabled against WireCrypt = Required: $(cat "$TMP/err")"
+  grep -q "$FB_PASS@" "$TMP/err" && fail "the password shows in the output"
+  [ ! -e "$TMP/nowire.json" ] || fail "a refused connection left a result file"
+  note "unencrypted wire refused: $(head -n 1 "$TMP/err")"
+fi
+expect_exit 1 "$DBGAUGE" run --db "firebird:$TMP/embedded.fdb?wire_crypt=disabled" -w tpcb:select-only -T 1s --no-results
+grep -q "wire_crypt and wire_compression apply to connections through a server" "$TMP/err" ||
+  fail "a wire setting on an embedded database: $(cat "$TMP/err")"
 
 # ---- the server stopped mid-run, then started again (restart.bash) -------------------------------
 server=$FB_SERVER

@@ -6,16 +6,28 @@
 # processes, not copied from the request), and DefaultDbCachePages read back as the
 # attachment's page buffers. The sweep runs on its own throwaway server (own directory
 # and port), so the shared test server is never restarted. No file or output holds the
-# URL's password, and a bad server parameter is refused before anything runs.
+# URL's password, and a bad server parameter is refused before anything runs. This server
+# allows an unencrypted wire (WireCrypt = Enabled): wire_crypt=disabled gets one, and the
+# result file says so.
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/firebird.bash"
 fb_url >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) where Firebird is not set up
 
 # a port of its own per run: a Classic server's closed connections hold its port for up
 # to a minute (TIME_WAIT), which a switch into or out of Classic must wait out
-own_server firebird DG_FIREBIRD_PORT 30540
+own_server firebird DG_FIREBIRD_PORT 30540 WireCrypt=Enabled
 url=$OWN_URL
 ctl=$CTL_CMD
+
+wire() { json "$1" "d['server']['settings']['wire_encrypted']"; }
+sep='?'; case $url in *'?'*) sep='&' ;; esac
+echo 'SELECT 1 FROM rdb$database;' > "$TMP/one.sql"
+"$DBGAUGE" run --db "$url${sep}wire_crypt=disabled" -f "$TMP/one.sql" -t 5 -q --json "$TMP/plain.json" \
+  > /dev/null 2> "$TMP/err" || fail "wire_crypt=disabled: $(cat "$TMP/err")"
+"$DBGAUGE" run --db "$url" -f "$TMP/one.sql" -t 5 -q --json "$TMP/crypt.json" > /dev/null 2> "$TMP/err" ||
+  fail "default wire: $(cat "$TMP/err")"
+[ "$(wire "$TMP/plain.json") $(wire "$TMP/crypt.json")" = "off on" ] ||
+  fail "wire_encrypted with wire_crypt=disabled, then by default: $(wire "$TMP/plain.json") $(wire "$TMP/crypt.json")"
 # the URL's password is "dbgauge": give the sweep one that can be searched for
 pass=dbgauge
 
