@@ -202,7 +202,7 @@ typedef struct fb_conn {
     short tpb_len[2][FBI_N];
     char ro_tpb[8];
     short ro_tpb_len;
-    fb_stmt *q_stats, *q_info, *q_exists;
+    fb_stmt *q_stats, *q_info, *q_exists, *q_wire;
     int db_class;          /* isc_info_db_class: 14 = shared cache (SuperServer) */
     char build[128];       /* isc_info_firebird_version, e.g. "LI-V3.0.11.33637 Firebird 3.0" */
     bool remote;           /* through a server (a host in the URL): connect_timeout applies */
@@ -748,7 +748,8 @@ static void drop_session(fb_conn *c)
     stmt_destroy(c->q_stats);
     stmt_destroy(c->q_info);
     stmt_destroy(c->q_exists);
-    c->q_stats = c->q_info = c->q_exists = NULL;
+    stmt_destroy(c->q_wire);
+    c->q_stats = c->q_info = c->q_exists = c->q_wire = NULL;
     tx_abandon(&c->auto_tx);
     tx_abandon(&c->tx);
     tx_abandon(&c->ro_tx);
@@ -787,6 +788,7 @@ static void fb_close(dg_conn *conn)
     stmt_destroy(c->q_stats);
     stmt_destroy(c->q_info);
     stmt_destroy(c->q_exists);
+    stmt_destroy(c->q_wire);
     auto_end(c, false, NULL);
     tx_abandon(&c->tx);
     if (c->ro_tx) {
@@ -942,12 +944,9 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->app_name = xstrdup(opts->application_name ? opts->application_name : "dbgauge");
     c->bulk_session = opts->bulk_session;
     if ((rc = open_session(c, &c->db, err)) != 0) {
-        if (err && err->code == isc_wirecrypt_incompatible && o->wire_crypt == WIRE_DISABLED) {
-            size_t n = strlen(err->msg);
-            snprintf(err->msg + n, sizeof err->msg - n,
-                     " (wire_crypt=disabled: this server requires encryption; it accepts an "
-                     "unencrypted wire with WireCrypt = Enabled in its firebird.conf)");
-        }
+        if (err && err->code == isc_wirecrypt_incompatible && o->wire_crypt == WIRE_DISABLED)
+            dg_err_prefix(err, "wire_crypt=disabled: this server requires encryption (it accepts "
+                               "an unencrypted wire with WireCrypt = Enabled in its firebird.conf)");
         goto fail;
     }
     for (int ro = 0; ro < 2; ro++)
@@ -2571,9 +2570,7 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
                        "d.MON$DATABASE_NAME, a.MON$REMOTE_PROTOCOL, cs.RDB$CHARACTER_SET_NAME, "
                        "d.MON$OLDEST_TRANSACTION, d.MON$NEXT_TRANSACTION, a.MON$SERVER_PID, "
                        "(SELECT COUNT(DISTINCT MON$SERVER_PID) FROM MON$ATTACHMENTS "
-                       "WHERE MON$SYSTEM_FLAG = 0), "
-                       "rdb$get_context('SYSTEM', 'WIRE_ENCRYPTED'), "
-                       "rdb$get_context('SYSTEM', 'WIRE_COMPRESSED') "
+                       "WHERE MON$SYSTEM_FLAG = 0) "
                        "FROM MON$DATABASE d CROSS JOIN MON$ATTACHMENTS a "
                        "LEFT JOIN RDB$CHARACTER_SETS cs ON cs.RDB$CHARACTER_SET_ID = a.MON$CHARACTER_SET_ID "
                        "WHERE a.MON$ATTACHMENT_ID = CURRENT_CONNECTION",
@@ -2605,18 +2602,22 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
         dg_server_info_add(out, cols[i].name, buf);
     }
     /* The wire of this attachment (NULL when embedded): what encryption and compression the
-     * client and the server agreed on, whatever either asked for. */
-    static const struct {
-        const char *name;
-        int col;
-    } wire[] = {{"wire_encrypted", 16}, {"wire_compressed", 17}};
-    for (size_t i = 0; i < sizeof wire / sizeof wire[0]; i++) {
-        dg_value val;
-        fb_column(&s->base, wire[i].col, &val);
-        if (val.type == DG_V_NULL)
-            continue;
-        col_text(s, wire[i].col, v, sizeof v);
-        dg_server_info_add(out, wire[i].name, !strcmp(v, "TRUE") ? "on" : "off");
+     * client and the server agreed on, whatever either asked for. A query of its own:
+     * servers before 3.0.4 do not know these variables, and lose only these two facts. */
+    dg_err werr = DG_ERR_INIT;
+    if (query_row(c, &c->q_wire,
+                  "SELECT rdb$get_context('SYSTEM', 'WIRE_ENCRYPTED'), "
+                  "rdb$get_context('SYSTEM', 'WIRE_COMPRESSED') FROM RDB$DATABASE",
+                  NULL, &werr) == 0) {
+        static const char *const wire[] = {"wire_encrypted", "wire_compressed"};
+        for (int i = 0; i < 2; i++) {
+            dg_value val;
+            fb_column(&c->q_wire->base, i, &val);
+            if (val.type == DG_V_NULL)
+                continue;
+            col_text(c->q_wire, i, v, sizeof v);
+            dg_server_info_add(out, wire[i], !strcmp(v, "TRUE") ? "on" : "off");
+        }
     }
     /* Super shares one page cache (db class "server access"); Classic and SuperClassic give
      * each attachment its own, and Classic runs one process per attachment. */
