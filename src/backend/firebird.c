@@ -913,8 +913,9 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             goto fail;
     if ((rc = check_external_dir(o, err)) != 0)
         goto fail;
-    if ((o->wire_crypt >= 0 || o->wire_compression >= 0) && !url->host &&
-        !strchr(url->path, ':')) {
+    /* A path with no "host:" in front is opened by the engine in this process. */
+    const bool embedded = !url->host && !strchr(url->path, ':');
+    if ((o->wire_crypt >= 0 || o->wire_compression >= 0) && embedded) {
         rc = dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                         "wire_crypt and wire_compression apply to connections through a server; "
                         "%s is opened by the engine in this process (give a host: "
@@ -957,8 +958,7 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     if (o->load_async && opts->bulk_session && opts->local_facts &&
         (rc = load_async_begin(c, err)) != 0)
         goto fail;
-    /* A path with no "host:" in front is opened by the engine in this process. */
-    if (!url->host && !strchr(url->path, ':')) {
+    if (embedded) {
         c->base.caps |= DG_CAP_EMBEDDED;
         if (access(url->path, F_OK) == 0) /* a file, not an alias of databases.conf */
             c->base.data_path = xstrdup(url->path);
