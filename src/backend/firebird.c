@@ -681,6 +681,24 @@ static void read_db_info(fb_conn *c)
 enum { WIRE_REQUIRED, WIRE_ENABLED, WIRE_DISABLED };
 static const char *const wire_crypt_conf[] = {"Required", "Enabled", "Disabled"};
 
+/* The client library reads firebird.conf settings for one attachment from item
+ * (isc_dpb_config, isc_spb_config): the wire's encryption and compression are negotiated
+ * from them. Every attachment a connection makes passes them, its short ones too. */
+static void pb_wire_config(pblock *b, char item, const fb_opts *o)
+{
+    if (o->wire_crypt < 0 && o->wire_compression < 0)
+        return;
+    char conf[96];
+    int n = 0;
+    if (o->wire_crypt >= 0)
+        n += snprintf(conf + n, sizeof conf - (size_t)n, "WireCrypt = %s\n",
+                      wire_crypt_conf[o->wire_crypt]);
+    if (o->wire_compression >= 0)
+        snprintf(conf + n, sizeof conf - (size_t)n, "WireCompression = %s\n",
+                 o->wire_compression ? "true" : "false");
+    pb_str(b, item, conf);
+}
+
 /* Attaches to c->target with the saved settings into *db. On failure the class says
  * whether trying again later may help (server down: CONN_LOST) or not (USER). */
 static int open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
@@ -706,19 +724,7 @@ static int open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
     /* A loader's attachment leaves garbage collection to others (it only inserts). */
     if (o->no_gc == 1 || (o->no_gc == -1 && c->bulk_session))
         pb_int(&dpb, isc_dpb_no_garbage_collect, 1);
-    /* The client library reads firebird.conf settings for one attachment from
-     * isc_dpb_config: the wire's encryption and compression are negotiated from them. */
-    if (o->wire_crypt >= 0 || o->wire_compression >= 0) {
-        char conf[96];
-        int n = 0;
-        if (o->wire_crypt >= 0)
-            n += snprintf(conf + n, sizeof conf - (size_t)n, "WireCrypt = %s\n",
-                          wire_crypt_conf[o->wire_crypt]);
-        if (o->wire_compression >= 0)
-            snprintf(conf + n, sizeof conf - (size_t)n, "WireCompression = %s\n",
-                     o->wire_compression ? "true" : "false");
-        pb_str(&dpb, isc_dpb_config, conf);
-    }
+    pb_wire_config(&dpb, isc_dpb_config, o);
     if (dpb.overflow)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "Firebird connection parameters are too long");
@@ -855,6 +861,10 @@ static int set_forced_writes(fb_conn *c, bool on, dg_err *err)
     if (c->password && *c->password)
         pb_str(&dpb, isc_dpb_password, c->password);
     pb_int(&dpb, isc_dpb_force_write, on ? 1 : 0);
+    pb_wire_config(&dpb, isc_dpb_config, &c->o);
+    if (dpb.overflow)
+        return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
+                          "Firebird connection parameters are too long");
     isc_db_handle h = 0;
     ISC_STATUS_ARRAY l;
     if (dg_fb.isc_attach_database(c->sv, 0, c->target, &h, (short)dpb.n, dpb.buf)) {
@@ -2711,6 +2721,7 @@ static int fb_object_stats(dg_conn *conn, const char *const *tables, dg_objstat 
         pb_str(&spb, isc_spb_user_name, c->user);
     if (c->password && *c->password)
         pb_str(&spb, isc_spb_password, c->password);
+    pb_wire_config(&spb, isc_spb_config, &c->o);
     size_t dblen = strlen(db);
     char req[1100];
     size_t rn = 0;
