@@ -77,6 +77,7 @@
 #include "backend/fbext.h"
 #include "backend/firebird_api.h"
 
+#include "core/hot.h"
 #include "core/log.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -1488,7 +1489,7 @@ static bool singleton_empty(fb_stmt *s)
     return s->affected == 0;
 }
 
-static int fb_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+static DG_HOT int fb_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     fb_stmt *s = (fb_stmt *)stmt;
     fb_conn *c = conn_of(s);
@@ -1545,7 +1546,7 @@ again:
     return rc;
 }
 
-static int fb_fetch(dg_stmt *stmt, dg_err *err)
+static DG_HOT int fb_fetch(dg_stmt *stmt, dg_err *err)
 {
     fb_stmt *s = (fb_stmt *)stmt;
     fb_conn *c = conn_of(s);
@@ -1584,7 +1585,7 @@ static const char *fb_colname(dg_stmt *stmt, int i)
     return i >= 0 && i < s->nout ? s->cols[i].name : NULL;
 }
 
-static void fb_column(dg_stmt *stmt, int i, dg_value *out)
+static DG_HOT void fb_column(dg_stmt *stmt, int i, dg_value *out)
 {
     fb_stmt *s = (fb_stmt *)stmt;
     if (i < 0 || i >= s->nout || s->cols[i].ind < 0) {
@@ -1666,7 +1667,7 @@ static int64_t fb_affected(dg_stmt *stmt)
     return s->affected;
 }
 
-static void fb_reset(dg_stmt *stmt)
+static DG_HOT void fb_reset(dg_stmt *stmt)
 {
     fb_stmt *s = (fb_stmt *)stmt;
     fb_conn *c = conn_of(s);

@@ -68,6 +68,7 @@
 #include "backend/mysql_api.h"
 
 #include "core/clock.h"
+#include "core/hot.h"
 #include "core/strbuf.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
@@ -916,7 +917,7 @@ static int drain_results(my_conn *c, my_stmt *s, dg_err *err)
     return 0;
 }
 
-static int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+static DG_HOT int my_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
@@ -980,7 +981,7 @@ static void finish_rows(my_conn *c, my_stmt *s)
     s->has_rows = false;
 }
 
-static int my_fetch(dg_stmt *stmt, dg_err *err)
+static DG_HOT int my_fetch(dg_stmt *stmt, dg_err *err)
 {
     my_stmt *s = (my_stmt *)stmt;
     my_conn *c = (my_conn *)stmt->conn;
@@ -1083,7 +1084,7 @@ static bool parse_decimal(const char *p, dg_value *out)
     return true;
 }
 
-static void my_column(dg_stmt *stmt, int i, dg_value *out)
+static DG_HOT void my_column(dg_stmt *stmt, int i, dg_value *out)
 {
     my_stmt *s = (my_stmt *)stmt;
     if (!s->has_rows || s->row == 0 || i < 0 || i >= s->ncols ||
@@ -1113,7 +1114,7 @@ static int64_t my_affected(dg_stmt *stmt)
     return ((my_stmt *)stmt)->affected;
 }
 
-static void my_reset(dg_stmt *stmt)
+static DG_HOT void my_reset(dg_stmt *stmt)
 {
     my_stmt *s = (my_stmt *)stmt;
     if (s->more_results)

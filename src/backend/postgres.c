@@ -51,6 +51,7 @@
 #include "backend/pgcopy.h"
 
 #include "core/clock.h"
+#include "core/hot.h"
 #include "core/strbuf.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
@@ -974,7 +975,7 @@ static void clear_result(pg_stmt *s)
     s->nrows = 0;
 }
 
-static int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+static DG_HOT int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     pg_stmt *s = (pg_stmt *)stmt;
     pg_conn *c = (pg_conn *)stmt->conn;
@@ -1019,7 +1020,7 @@ static int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     }
 }
 
-static int pg_fetch(dg_stmt *stmt, dg_err *err)
+static DG_HOT int pg_fetch(dg_stmt *stmt, dg_err *err)
 {
     pg_stmt *s = (pg_stmt *)stmt;
     if (!s->res)
@@ -1090,7 +1091,7 @@ static bool parse_numeric(const char *p, dg_value *out)
     return true;
 }
 
-static void pg_column(dg_stmt *stmt, int i, dg_value *out)
+static DG_HOT void pg_column(dg_stmt *stmt, int i, dg_value *out)
 {
     pg_stmt *s = (pg_stmt *)stmt;
     if (!s->res || s->row < 0 || s->row >= s->nrows || i < 0 || i >= PQnfields(s->res) ||
@@ -1131,7 +1132,7 @@ static int64_t pg_affected(dg_stmt *stmt)
     return ((pg_stmt *)stmt)->affected;
 }
 
-static void pg_reset(dg_stmt *stmt)
+static DG_HOT void pg_reset(dg_stmt *stmt)
 {
     clear_result((pg_stmt *)stmt);
 }

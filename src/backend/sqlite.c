@@ -15,6 +15,7 @@
 #include "backend/backend.h"
 #include "backend/dialect.h"
 
+#include "core/hot.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -290,7 +291,7 @@ static int bind_value(sqlite3_stmt *st, int i, const dg_value *v)
     return SQLITE_MISUSE;
 }
 
-static int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
+static DG_HOT int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
 {
     sl_stmt *s = (sl_stmt *)stmt;
     sl_conn *c = (sl_conn *)stmt->conn;
@@ -323,7 +324,7 @@ static int sl_execute(dg_stmt *stmt, const dg_value *params, int n, dg_err *err)
     return r;
 }
 
-static int sl_fetch(dg_stmt *stmt, dg_err *err)
+static DG_HOT int sl_fetch(dg_stmt *stmt, dg_err *err)
 {
     sl_stmt *s = (sl_stmt *)stmt;
     if (s->pending == 1) {
@@ -353,7 +354,7 @@ static const char *sl_colname(dg_stmt *stmt, int i)
     return sqlite3_column_name(((sl_stmt *)stmt)->st, i);
 }
 
-static void sl_column(dg_stmt *stmt, int i, dg_value *out)
+static DG_HOT void sl_column(dg_stmt *stmt, int i, dg_value *out)
 {
     sqlite3_stmt *st = ((sl_stmt *)stmt)->st;
     switch (sqlite3_column_type(st, i)) {
@@ -379,7 +380,7 @@ static int64_t sl_affected(dg_stmt *stmt)
     return sqlite3_changes(((sl_conn *)stmt->conn)->db);
 }
 
-static void sl_reset(dg_stmt *stmt)
+static DG_HOT void sl_reset(dg_stmt *stmt)
 {
     sl_stmt *s = (sl_stmt *)stmt;
     sqlite3_reset(s->st);

@@ -18,6 +18,7 @@
 
 #include "core/clock.h"
 #include "core/futex.h"
+#include "core/hot.h"
 #include "core/log.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
@@ -499,7 +500,7 @@ static __attribute__((noinline)) int start_session(terminal *t)
     return rc;
 }
 
-static void *terminal_main(void *arg)
+static DG_HOT void *terminal_main(void *arg)
 {
     terminal *t = arg;
     run *r = t->r;
@@ -549,6 +550,7 @@ static void *terminal_main(void *arg)
      * it keeps from becoming memory. One test of `waits` per step skips the waiting code. */
     const bool waits = paced || workload_pauses || think_ns > 0;
     dg_workload *const wl = r->wl;
+    int (*const tx_run)(void *, int, int *, dg_err *) = wl->ops->tx_run;
     if (atomic_load(&r->start_failed))
         goto out;
 
@@ -596,7 +598,7 @@ static void *terminal_main(void *arg)
         dg_prng saved = t->rng;
         int tries = 0, outcome = DG_TX_COMMITTED, rc;
         for (;;) {
-            rc = wl->ops->tx_run(t->wl_state, type, &outcome, &e);
+            rc = tx_run(t->wl_state, type, &outcome, &e);
             if (rc == 0)
                 break;
             if (t->conn->in_tx)

@@ -16,6 +16,7 @@
 #include "workload/workload.h"
 
 #include "backend/dialect.h"
+#include "core/hot.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "workload/loader.h"
@@ -257,7 +258,7 @@ static int tpcb_term_open(dg_workload *wl, const dg_term *tm, void **state, dg_e
 }
 
 /* Executes a statement and discards its rows. */
-static int run(dg_stmt *s, const dg_value *p, int n, dg_err *err)
+static DG_HOT int run(dg_stmt *s, const dg_value *p, int n, dg_err *err)
 {
     int rc = dg_execute(s, p, n, err);
     if (rc)
@@ -271,7 +272,7 @@ static int run(dg_stmt *s, const dg_value *p, int n, dg_err *err)
 /* Executes a point query, reads its one row (if any) and resets the statement without
  * stepping the cursor to its end: the row is all there is, and on SQLite the extra step
  * would cost as much as the rest of the driver's work per transaction. */
-static int run1(dg_stmt *s, const dg_value *p, int n, dg_err *err)
+static DG_HOT int run1(dg_stmt *s, const dg_value *p, int n, dg_err *err)
 {
     int rc = dg_execute(s, p, n, err);
     if (rc)
@@ -285,7 +286,7 @@ static int run1(dg_stmt *s, const dg_value *p, int n, dg_err *err)
 
 /* select-only: a function of its own, so that the one-statement transaction saves and
  * restores no more registers than it uses (the run loop calls it back to back). */
-static int select_tx_run(void *state, int type, int *outcome, dg_err *err)
+static DG_HOT int select_tx_run(void *state, int type, int *outcome, dg_err *err)
 {
     term *t = state;
     (void)type;
@@ -294,7 +295,7 @@ static int select_tx_run(void *state, int type, int *outcome, dg_err *err)
     return run1(t->sel_acc, &p, 1, err);
 }
 
-static int tpcb_tx_run(void *state, int type, int *outcome, dg_err *err)
+static DG_HOT int tpcb_tx_run(void *state, int type, int *outcome, dg_err *err)
 {
     term *t = state;
     (void)type;
