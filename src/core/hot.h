@@ -14,10 +14,6 @@
 #ifndef DG_CORE_HOT_H
 #define DG_CORE_HOT_H
 
-#if defined(__GNUC__)
 #define DG_HOT __attribute__((hot))
-#else
-#define DG_HOT
-#endif
 
 #endif
