@@ -271,14 +271,18 @@ static const char *parse_query(dg_url *u, const char *base, const char *q, spans
         size_t n = strcspn(q, "&");
         if (n > 0) {
             const char *eq = memchr(q, '=', n);
-            size_t nlen = eq ? (size_t)(eq - q) : n;
+            if (!eq)
+                return "a parameter without '=' (expected ?NAME=VALUE&NAME=VALUE)";
+            if (eq == q)
+                return "a parameter without a name (expected ?NAME=VALUE&NAME=VALUE)";
+            size_t nlen = (size_t)(eq - q);
             char *name, *value;
             if (!pct_decode(q, nlen, &name))
                 return "bad %-escape in a parameter name (expected %XX with two hex digits, "
                        "not %00)";
-            if (eq && is_password_param(name))
+            if (is_password_param(name))
                 spans_add(sp, (size_t)(eq + 1 - base), n - nlen - 1);
-            if (!pct_decode(eq ? eq + 1 : q + n, eq ? n - nlen - 1 : 0, &value)) {
+            if (!pct_decode(eq + 1, n - nlen - 1, &value)) {
                 free(name);
                 return "bad %-escape in a parameter value (expected %XX with two hex digits, "
                        "not %00)";
@@ -294,6 +298,8 @@ static const char *parse_query(dg_url *u, const char *base, const char *q, spans
     }
     return NULL;
 }
+
+static size_t url_start(const char *text, size_t i);
 
 #define NO_SCHEME                                                                          \
     "expected SCHEME:..., e.g. sqlite:bench.db or postgres://user@localhost/db"
@@ -314,14 +320,29 @@ static const char *parse_url(const char *url, dg_url *u, spans *sp)
     const char *rest = colon + 1;
 
     if (strncmp(rest, "//", 2) != 0) {
-        /* sqlite:PATH, sqlite::memory:, firebird:PATH, firebird:HOST/PORT:PATH; the path is
-         * a file name as typed (no %-decoding) */
+        /* sqlite:PATH, sqlite::memory:, firebird:PATH, firebird:HOST/PORT:PATH */
         size_t plen = strcspn(rest, "?");
         if (plen == 0)
             return "missing path";
-        u->path = xstrndup(rest, plen);
+        /* "pg:postgres://u:pw@h/db" is a label glued to a URL, not a path: taken as one,
+         * libpq would reach the local socket instead of h, and nothing in it is a password
+         * to the parser */
+        const char *inner = strstr(rest, "://");
+        if (url_start(rest, 0) || (inner && (size_t)(inner - rest) < plen))
+            return "a URL after the scheme: a label (NAME:URL) belongs in a --vary list, and "
+                   "no label may be a scheme name; write the URL alone";
+        const char *at = memchr(rest, '@', plen);
+        if (at && memchr(rest, ':', (size_t)(at - rest)) && !memchr(rest, '/', (size_t)(at - rest)))
+            return "user info (user:password@) in a path form: write the password with "
+                   "?password=, --password-file or DBGAUGE_PASSWORD";
+        if (!pct_decode(rest, plen, &u->path))
+            return "bad %-escape in the path (expected %XX with two hex digits, not %00; "
+                   "write a '%' as %25)";
         return rest[plen] == '?' ? parse_query(u, url, rest + plen + 1, sp) : NULL;
     }
+    if (strchr(rest, '#'))
+        return "a '#' (URLs to a database have no fragment): write a '#' in a password, "
+               "name or value as %23";
 
     /* scheme://[user[:password]@][host][:port][/path][?query] */
     const char *auth = rest + 2;
@@ -397,17 +418,25 @@ static const char *parse_url(const char *url, dg_url *u, spans *sp)
     return path[plen] == '?' ? parse_query(u, url, path + plen + 1, sp) : NULL;
 }
 
-/* Parses url into *u and sets u->redacted: exact when the URL parses, conservative when it
- * does not or when its form is one no backend reads (an unknown scheme without "//"). */
-static const char *scan_url(const char *url, dg_url *u)
+/* Parses url into *u and records the spans of its secrets in *sp (offsets from url): exact
+ * when the URL parses, conservative when it does not or when its form is one no backend
+ * reads (an unknown scheme without "//"). Returns NULL or why the URL is refused. */
+static const char *url_spans(const char *url, dg_url *u, spans *sp)
 {
     memset(u, 0, sizeof *u);
-    spans sp = {NULL, 0};
-    const char *why = parse_url(url, u, &sp);
+    const char *why = parse_url(url, u, sp);
     const char *colon = strchr(url, ':');
     bool path_form = colon && strncmp(colon + 1, "//", 2) != 0;
     if (why || (path_form && !dg_backend_lookup(u->scheme)))
-        mask_conservatively(url, strlen(url), &sp);
+        mask_conservatively(url, strlen(url), sp);
+    return why;
+}
+
+/* url_spans() and u->redacted. */
+static const char *scan_url(const char *url, dg_url *u)
+{
+    spans sp = {NULL, 0};
+    const char *why = url_spans(url, u, &sp);
     dg_strbuf sb = DG_STRBUF_INIT;
     add_masked(&sb, url, strlen(url), &sp);
     u->redacted = dg_sb_take(&sb);
@@ -423,6 +452,25 @@ char *dg_url_redact(const char *url)
     u.redacted = NULL;
     dg_url_free(&u);
     return r;
+}
+
+/* Overwrites every byte of every span of text with '*' (the length stays). */
+static void fill_spans(char *text, const spans *sp)
+{
+    size_t n = strlen(text);
+    for (int i = 0; i < sp->n; i++)
+        for (size_t k = sp->v[i].off; k < sp->v[i].off + sp->v[i].len && k < n; k++)
+            text[k] = '*';
+}
+
+void dg_url_scrub(char *url)
+{
+    dg_url u;
+    spans sp = {NULL, 0};
+    url_spans(url, &u, &sp);
+    dg_url_free(&u);
+    fill_spans(url, &sp);
+    free(sp.v);
 }
 
 static bool is_scheme_char(char c)
@@ -451,39 +499,78 @@ static size_t url_start(const char *text, size_t i)
     return known ? j + 1 - i : 0;
 }
 
-/* Appends text[0..n), which holds no URL, masking the VALUE of any NAME=VALUE whose name
- * ends in "password" or "passwd" (PGPASSWORD=..., --conn password=...). */
-static void add_free_text(dg_strbuf *sb, const char *text, size_t n)
+/* True when a labelled URL, LABEL:URL as in --vary db=a:URL1,b:URL2, starts at text[i]
+ * (LABEL a letter, then letters, digits, '_', '-' or '.'). */
+static bool labelled_url_start(const char *text, size_t i)
 {
-    spans sp = {NULL, 0};
-    for (size_t e = 0; e < n; e++) {
+    if (!isalpha((unsigned char)text[i]))
+        return false;
+    size_t j = i;
+    while (isalnum((unsigned char)text[j]) || strchr("_-.", text[j]))
+        j++;
+    return text[j] == ':' && j > i && url_start(text, j + 1);
+}
+
+static bool is_secret_name(const char *lowered)
+{
+    size_t len = strlen(lowered);
+    return (len >= 8 && !strcmp(lowered + len - 8, "password")) ||
+           (len >= 6 && !strcmp(lowered + len - 6, "passwd")) ||
+           (len >= 3 && !strcmp(lowered + len - 3, "pwd"));
+}
+
+/* The spans of text[from..to), which holds no URL: the VALUE of any NAME=VALUE whose name
+ * ends in "password", "passwd" or "pwd" (PGPASSWORD=..., --conn password=..., PWD=...), and
+ * the password of a "user:pass@" inside a word (a URL's user info without its scheme). */
+static void free_text_spans(const char *text, size_t from, size_t to, spans *sp)
+{
+    for (size_t e = from; e < to; e++) {
         if (text[e] != '=')
             continue;
         size_t b = e;
-        while (b > 0 && (isalnum((unsigned char)text[b - 1]) || strchr("_.-", text[b - 1])))
+        while (b > from && (isalnum((unsigned char)text[b - 1]) || strchr("_.-", text[b - 1])))
             b--;
         char *name = xstrndup(text + b, e - b);
         for (char *p = name; *p; p++)
             *p = (char)tolower((unsigned char)*p);
-        size_t len = strlen(name);
-        bool secret = (len >= 8 && !strcmp(name + len - 8, "password")) ||
-                      (len >= 6 && !strcmp(name + len - 6, "passwd"));
+        bool secret = is_secret_name(name);
         free(name);
         if (!secret)
             continue;
         size_t ve = e + 1;
-        while (ve < n && !isspace((unsigned char)text[ve]) && !strchr("'\"`&;", text[ve]))
+        while (ve < to && !isspace((unsigned char)text[ve]) && !strchr("'\"`&;", text[ve]))
             ve++;
-        spans_add(&sp, e + 1, ve - e - 1);
+        spans_add(sp, e + 1, ve - e - 1);
         e = ve > e ? ve - 1 : e;
     }
-    add_masked(sb, text, n, &sp);
-    free(sp.v);
+    /* words: runs of bytes that are not white space or quotes */
+    for (size_t w = from; w < to;) {
+        while (w < to && (isspace((unsigned char)text[w]) || strchr("'\"`", text[w])))
+            w++;
+        size_t we = w;
+        while (we < to && !isspace((unsigned char)text[we]) && !strchr("'\"`", text[we]))
+            we++;
+        size_t at = we;
+        for (size_t k = w; k < we; k++)
+            if (text[k] == '@')
+                at = k;
+        if (at < we) {
+            /* the user name: after the last '/', '=' or ',' before the first ':' */
+            size_t c = w;
+            while (c < at && text[c] != ':')
+                c++;
+            if (c < at)
+                spans_add(sp, c + 1, at - c - 1);
+        }
+        w = we;
+    }
 }
 
-char *dg_url_redact_text(const char *text)
+/* The spans of every secret of text: its URLs (SCHEME://..., or a known scheme followed by
+ * ':') as url_spans() finds them, and free_text_spans() between them. A URL ends at white
+ * space, a quote, or a ',' that starts another URL or LABEL:URL (--vary db=A,b:B). */
+static void text_spans(const char *text, spans *sp)
 {
-    dg_strbuf sb = DG_STRBUF_INIT;
     size_t n = strlen(text), done = 0, i = 0;
     while (i < n) {
         size_t sl = url_start(text, i);
@@ -491,22 +578,41 @@ char *dg_url_redact_text(const char *text)
             i++;
             continue;
         }
-        /* the URL ends at white space, a quote, or a ',' that starts another URL
-         * (--vary db=A,B) */
         size_t e = i + sl;
         while (e < n && !isspace((unsigned char)text[e]) && !strchr("'\"`", text[e]) &&
-               !(text[e] == ',' && url_start(text, e + 1)))
+               !(text[e] == ',' && (url_start(text, e + 1) || labelled_url_start(text, e + 1))))
             e++;
-        add_free_text(&sb, text + done, i - done);
+        free_text_spans(text, done, i, sp);
         char *url = xstrndup(text + i, e - i);
-        char *r = dg_url_redact(url);
-        dg_sb_add(&sb, r);
-        free(r);
+        dg_url u;
+        spans us = {NULL, 0};
+        url_spans(url, &u, &us);
+        for (int k = 0; k < us.n; k++)
+            spans_add(sp, i + us.v[k].off, us.v[k].len);
+        free(us.v);
+        dg_url_free(&u);
         free(url);
         done = i = e;
     }
-    add_free_text(&sb, text + done, n - done);
+    free_text_spans(text, done, n, sp);
+}
+
+char *dg_url_redact_text(const char *text)
+{
+    spans sp = {NULL, 0};
+    text_spans(text, &sp);
+    dg_strbuf sb = DG_STRBUF_INIT;
+    add_masked(&sb, text, strlen(text), &sp);
+    free(sp.v);
     return dg_sb_take(&sb);
+}
+
+void dg_url_scrub_text(char *text)
+{
+    spans sp = {NULL, 0};
+    text_spans(text, &sp);
+    fill_spans(text, &sp);
+    free(sp.v);
 }
 
 /* The password of URLs that carry none (--password-file, DBGAUGE_PASSWORD); owned here. */

@@ -458,15 +458,18 @@ const dg_backend *dg_backend_for_scheme(const char *scheme);
 
 /* Parses a URL. Forms: sqlite:PATH, sqlite::memory:, postgres://user:pass@host:port/db?k=v,
  * mysql://..., firebird://user:pass@host:port//abs/path.fdb, firebird:PATH (embedded),
- * firebird:HOST/PORT:PATH; any of them may end in ?k=v&... User, password, host, the path
- * of the "//" forms and parameter names and values are %-decoded. Refused (DG_E_INVAL,
- * class FATAL): no scheme, an empty path, a bad port, an unclosed '[' or text after ']',
- * a '%' not followed by two hex digits or "%00" in a decoded part, and an '@' after a
- * HOST:PORT that has no user info (a password with an unencoded '/' or '?': guessing would
- * show it). The message quotes the redacted URL and never the password. When the URL has
- * no password (neither user info nor a "password" parameter), out->password is the one
- * given to dg_url_set_default_password(), except for sqlite. *out written only on success;
- * free it with dg_url_free(). Thread-safe (once the default password is set). */
+ * firebird:HOST/PORT:PATH; any of them may end in ?k=v&... User, password, host, path and
+ * parameter names and values are %-decoded (in the path forms too: a '%' is written %25).
+ * Refused (DG_E_INVAL, class FATAL): no scheme, an empty path, a bad port, an unclosed '['
+ * or text after ']', a '%' not followed by two hex digits or "%00" in a decoded part, an
+ * '@' after a HOST:PORT that has no user info (a password with an unencoded '/' or '?':
+ * guessing would show it), a '#' in a "//" form, a parameter without '=' or without a
+ * name, and a path form whose path is itself a URL ("pg:postgres://u:pw@h/db": a label
+ * glued to a URL) or holds user info ("firebird:u:pw@h/3050:/x.fdb"). The message quotes
+ * the redacted URL and never the password. When the URL has no password (neither user info
+ * nor a "password" parameter), out->password is the one given to
+ * dg_url_set_default_password(), except for sqlite. *out written only on success; free it
+ * with dg_url_free(). Thread-safe (once the default password is set). */
 int dg_url_parse(const char *url, dg_url *out, dg_err *err);
 /* Frees what u owns and zeroes it (NULL allowed; a second call is harmless). */
 void dg_url_free(dg_url *u);
@@ -478,11 +481,17 @@ void dg_url_free(dg_url *u);
  * Thread-safe. */
 char *dg_url_redact(const char *url);
 /* A copy of text (caller frees) in which every URL-shaped part (SCHEME://..., or a known
- * scheme followed by ':', up to white space, a quote or a ',' that starts another URL) is
- * redacted as by dg_url_redact(), and the value of any NAME=VALUE outside URLs whose name
- * ends in "password" or "passwd" is replaced by "***". For command lines, shell commands
- * and messages that may quote URLs. Thread-safe. */
+ * scheme followed by ':', up to white space, a quote or a ',' that starts another URL or a
+ * LABEL:URL) is redacted as by dg_url_redact(); outside URLs, the value of any NAME=VALUE
+ * whose name ends in "password", "passwd" or "pwd" and the password of any "user:pass@"
+ * inside a word are replaced by "***". For command lines, shell commands and messages that
+ * may quote URLs. Thread-safe. */
 char *dg_url_redact_text(const char *text);
+/* The same secrets as dg_url_redact() (dg_url_scrub) and dg_url_redact_text()
+ * (dg_url_scrub_text) find, overwritten in place, byte for byte, with '*': the length stays,
+ * so an argument vector the kernel shows in /proc/PID/cmdline can be scrubbed. */
+void dg_url_scrub(char *url);
+void dg_url_scrub_text(char *text);
 /* Sets the password dg_url_parse() gives URLs that have none (--password-file,
  * DBGAUGE_PASSWORD); copied; NULL clears it. Not thread-safe: call before connecting. */
 void dg_url_set_default_password(const char *password);

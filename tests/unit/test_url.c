@@ -117,8 +117,13 @@ static const struct {
     {"firebird:localhost/3050:/data/x.fdb?user=SYSDBA&password=masterkey", "firebird", NULL,
      NULL, NULL, 0, "localhost/3050:/data/x.fdb", 2,
      "firebird:localhost/3050:/data/x.fdb?user=SYSDBA&password=***"},
-    /* the path of the path forms is a file name as typed: no %-decoding */
-    {"sqlite:100%zz.db", "sqlite", NULL, NULL, NULL, 0, "100%zz.db", 0, "sqlite:100%zz.db"},
+    /* the path of the path forms is %-decoded like every other part */
+    {"sqlite:100%25.db", "sqlite", NULL, NULL, NULL, 0, "100%.db", 0, "sqlite:100%25.db"},
+    {"firebird:/data/a%20b.fdb", "firebird", NULL, NULL, NULL, 0, "/data/a b.fdb", 0,
+     "firebird:/data/a%20b.fdb"},
+    /* an '@' in a path form's path is fine after a '/' (firebird:HOST/PORT:PATH) */
+    {"firebird:h/3050:/data/x@y.fdb", "firebird", NULL, NULL, NULL, 0, "h/3050:/data/x@y.fdb",
+     0, "firebird:h/3050:/data/x@y.fdb"},
     /* the parser does not judge the scheme: dg_connect() does */
     {"oracle://h/db", "oracle", NULL, NULL, "h", 0, "db", 0, "oracle://h/db"},
 };
@@ -169,8 +174,8 @@ static const struct {
     {"sqlite:bench.db?journal_mode=wal&synchronous=normal", 2,
      {"journal_mode", "wal", "synchronous", "normal"}},
     {"sqlite::memory:?cache=shared", 1, {"cache", "shared"}},
-    /* empty segments are skipped, a bare name has an empty value */
-    {"postgres://h/db?a=1&&flag&b=", 3, {"a", "1", "flag", "", "b", ""}},
+    /* empty segments are skipped, an empty value is a value */
+    {"postgres://h/db?a=1&&b=", 2, {"a", "1", "b", ""}},
     /* only the first '=' splits */
     {"postgres://h/db?options=-c%20x=y", 1, {"options", "-c x=y"}},
     /* names and values are percent-decoded */
@@ -275,6 +280,34 @@ static const struct {
     {"mysql://u:12?x=secret@h/db", "invalid database URL 'mysql://u:***@h/db'" AT_AFTER_HOST},
     {"postgres://[::1]:5432/db?x=a@b",
      "invalid database URL 'postgres://[:***@b'" AT_AFTER_HOST},
+    /* the path forms decode their path too */
+    {"sqlite:b%zz.db", "invalid database URL 'sqlite:b%zz.db': bad %-escape in the path (expected "
+     "%XX with two hex digits, not %00; write a '%' as %25)"},
+    /* parameters: NAME=VALUE, nothing else */
+#define BAD_PARAM(what) ": a parameter without " what " (expected ?NAME=VALUE&NAME=VALUE)"
+    {"postgres://h/db?sslmode", "invalid database URL 'postgres://h/db?sslmode'" BAD_PARAM("'='")},
+    {"postgres://h/db?a=1&sslmode", "invalid database URL 'postgres://h/db?a=1&sslmode'" BAD_PARAM("'='")},
+    {"sqlite:x.db?=x", "invalid database URL 'sqlite:x.db?=x'" BAD_PARAM("a name")},
+    /* a fragment */
+    {"postgres://u:secret@h/db#frag",
+     "invalid database URL 'postgres://u:***@h/db#frag': a '#' (URLs to a database have no "
+     "fragment): write a '#' in a password, name or value as %23"},
+    {"mysql://u:se#cret@h/db", "invalid database URL 'mysql://u:***@h/db': a '#' (URLs to a "
+     "database have no fragment): write a '#' in a password, name or value as %23"},
+    /* a label glued to a URL, or user info in a path form: the password is still hidden */
+#define GLUED ": a URL after the scheme: a label (NAME:URL) belongs in a --vary list, and no " \
+    "label may be a scheme name; write the URL alone"
+    {"pg:postgres://u:secret@h/db", "invalid database URL 'pg:postgres://u:***@h/db'" GLUED},
+    {"postgresql:postgres://u:secret@h/db",
+     "invalid database URL 'postgresql:postgres://u:***@h/db'" GLUED},
+    {"fb:firebird://u:secret@h//x.fdb", "invalid database URL 'fb:firebird://u:***@h//x.fdb'" GLUED},
+    {"mariadb:mysql://u:secret@h/db", "invalid database URL 'mariadb:mysql://u:***@h/db'" GLUED},
+    {"sqlite3:sqlite:x.db?password=secret",
+     "invalid database URL 'sqlite3:sqlite:x.db?password=***'" GLUED},
+    {"pg:postgres://h/db?password=secret", "invalid database URL 'pg:postgres://h/db?password=***'" GLUED},
+    {"firebird:u:secret@h/3050:/x.fdb",
+     "invalid database URL 'firebird:***@h/3050:/x.fdb': user info (user:password@) in a path "
+     "form: write the password with ?password=, --password-file or DBGAUGE_PASSWORD"},
 };
 
 static void test_parse_bad(void)
@@ -423,6 +456,18 @@ static const struct {
     {"db=sqlite:a.db,firebird:h/3050:/p.fdb?password=s,fb:/p.fdb?user=u&password=t",
      "db=sqlite:a.db,firebird:h/3050:/p.fdb?password=***,fb:/p.fdb?user=u&password=***"},
     {"pg16:postgres://u:s@h/db", "pg16:postgres://u:***@h/db"}, /* label:URL */
+    /* labelled lists: every URL ends at the ',' before the next label */
+    {"db=a1:postgres://u:p1@h/db,b1:postgres://u:p2@h/db,c1:mysql://u:p3@h/db",
+     "db=a1:postgres://u:***@h/db,b1:postgres://u:***@h/db,c1:mysql://u:***@h/db"},
+    {"db=sqlite:a.db,b-2.x:postgres://h/db?password=p2", "db=sqlite:a.db,b-2.x:postgres://h/db?password=***"},
+    /* a scheme as a label: refused by the parser, still hidden */
+    {"db=pg:postgres://u:p1@h/db,fb:firebird://u:p2@h//x.fdb",
+     "db=pg:postgres://u:***@h/db,fb:firebird://u:***@h//x.fdb"},
+    {"db=postgresql:postgres://u:p1@h/db", "db=postgresql:postgres://u:***@h/db"},
+    /* user info without a scheme, ODBC-style PWD= */
+    {"cannot reach u:pw@h/db", "cannot reach u:***@h/db"},
+    {"DRIVER={x};UID=u;PWD=s;SERVER=h", "DRIVER={x};UID=u;PWD=***;SERVER=h"},
+    {"mail me@example.com at 10:30", "mail me@example.com at 10:30"},
     {"psql 'postgres://u:s@h/db?sslmode=disable' -c 'select 1'",
      "psql 'postgres://u:***@h/db?sslmode=disable' -c 'select 1'"},
     {"psql \"postgresql://h/db?password=s\"", "psql \"postgresql://h/db?password=***\""},
@@ -444,6 +489,34 @@ static void test_redact_text(void)
         char *r = dg_url_redact_text(texts[i].text);
         DG_CHECK_STR(r, texts[i].redacted);
         free(r);
+    }
+}
+
+/* ---- scrubbing in place ------------------------------------------------------------------ */
+
+static void test_scrub(void)
+{
+    static const struct {
+        const char *text, *scrubbed;
+        bool url; /* dg_url_scrub, else dg_url_scrub_text */
+    } cases[] = {
+        {"postgres://u:pw@h/db", "postgres://u:**@h/db", true},
+        {"postgres://u@h/db?password=secret&a=1", "postgres://u@h/db?password=******&a=1", true},
+        {"pg:postgres://u:pw@h/db", "pg:postgres://u:**@h/db", true}, /* refused: conservative */
+        {"sqlite:x.db", "sqlite:x.db", true},
+        {"db=a:postgres://u:p1@h/db,b:mysql://u:p2@h/db", "db=a:postgres://u:**@h/db,b:mysql://u:**@h/db", false},
+        {"PGPASSWORD=s3 psql", "PGPASSWORD=** psql", false},
+        {"--db=postgres://u:x@h", "--db=postgres://u:*@h", false},
+        {"terminals=1,2", "terminals=1,2", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *t = strdup(cases[i].text);
+        if (cases[i].url)
+            dg_url_scrub(t);
+        else
+            dg_url_scrub_text(t);
+        DG_CHECK_STR(t, cases[i].scrubbed);
+        free(t);
     }
 }
 
@@ -626,6 +699,7 @@ int main(void)
     DG_RUN(test_redact);
     DG_RUN(test_redact_unparsed);
     DG_RUN(test_redact_text);
+    DG_RUN(test_scrub);
     DG_RUN(test_default_password);
     DG_RUN(test_catalog);
     DG_RUN(test_lookup);
