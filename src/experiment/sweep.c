@@ -76,24 +76,45 @@ static char *shown_point_value(const dg_sweep_param *p, int k)
     return p->labels[k] ? xstrdup(p->labels[k]) : shown_value(p->name, p->values[k]);
 }
 
-/* Splits "LABEL:VALUE" (see sweep.h); *label = NULL when tok has no label. */
-static void split_label(char *tok, char **label, char **value)
+/* Splits "LABEL:VALUE" (see sweep.h); *label = NULL when tok has no label. A scheme name
+ * before the ':' makes tok a URL ("sqlite:/x.db"), unless a URL follows it: "pg:postgres://..."
+ * would run as a path-form URL to a different server, so it is refused (the message quotes
+ * tok redacted). Returns 0 or DG_E_INVAL. */
+static int split_label(const char *param, char *tok, char **label, char **value, dg_err *err)
 {
     *label = NULL;
     *value = tok;
     char *colon = strchr(tok, ':');
-    if (!colon || colon == tok || !colon[1] || !isalpha((unsigned char)tok[0]))
-        return;
+    if (!colon || colon == tok || !isalpha((unsigned char)tok[0]))
+        return 0;
     for (char *c = tok; c < colon; c++)
         if (!(isalnum((unsigned char)*c) || *c == '_' || *c == '-' || *c == '.'))
-            return;
+            return 0;
     *colon = '\0';
-    if (dg_backend_lookup(tok)) { /* "sqlite:/x.db", "postgres://...": a URL */
-        *colon = ':';
-        return;
+    const dg_backend_entry *scheme = dg_backend_lookup(tok);
+    *colon = ':';
+    if (scheme) {
+        dg_url u;
+        if (dg_url_parse(tok, &u, NULL) == 0) { /* "sqlite:/x.db", "postgres://...": a URL */
+            dg_url_free(&u);
+            return 0;
+        }
+        if (strstr(colon + 1, "://") || strchr(colon + 1, ':')) {
+            char *shown = dg_url_redact_text(tok);
+            int n = (int)(colon - tok);
+            dg_err_fail(err, DG_E_INVAL,
+                        "--vary %s: '%.*s' in '%s' is a database scheme, not a label: give the "
+                        "value a label that is no scheme name (e.g. %.*s1:%s)",
+                        param, n, tok, shown, n, tok, strchr(shown, ':') + 1);
+            free(shown);
+            return DG_E_INVAL;
+        }
+        return 0; /* a malformed URL: dg_connect() says what is wrong with it */
     }
+    *colon = '\0';
     *label = tok;
     *value = colon + 1;
+    return 0;
 }
 
 /* "p001-terminals=4-conn.cache_size=-2000-r1.json", with characters a file name should
@@ -138,10 +159,28 @@ int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir
             p->labels = NULL;
         }
         char *copy = xstrdup(vary[i].value);
-        char *save = NULL;
-        for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        for (char *tok = *copy ? copy : NULL, *next; tok && rc == 0; tok = next) {
+            next = strchr(tok, ',');
+            if (next)
+                *next++ = '\0';
             char *label = NULL, *value = NULL;
-            split_label(tok, &label, &value);
+            if (!*tok) {
+                char *shown = secret_param(p->name) ? xstrdup("***")
+                                                    : dg_url_redact_text(vary[i].value);
+                rc = dg_err_fail(err, DG_E_INVAL,
+                                 "--vary %s=%s has an empty value (expected NAME=V1,V2,... with "
+                                 "no empty element)",
+                                 p->name, shown);
+                free(shown);
+                break;
+            }
+            if ((rc = split_label(p->name, tok, &label, &value, err)))
+                break;
+            if (!*value) {
+                rc = dg_err_fail(err, DG_E_INVAL, "--vary %s: the label '%s' has no value", p->name,
+                                 label);
+                break;
+            }
             for (int k = 0; k < p->nvalues; k++) {
                 if (!strcmp(p->values[k], value)) {
                     char *shown = shown_value(p->name, value);
@@ -233,6 +272,26 @@ const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p)
     return s->params[p].values[pt->vi[p]];
 }
 
+/* Appends v to sb as one shell word: as it is when every byte is one the shell takes
+ * literally, else in single quotes (a quote inside as '\''). */
+static void add_shell_word(dg_strbuf *sb, const char *v)
+{
+    bool plain = *v != '\0';
+    for (const char *c = v; *c && plain; c++)
+        plain = isalnum((unsigned char)*c) || strchr("_-+=.,:/@%^", *c);
+    if (plain) {
+        dg_sb_add(sb, v);
+        return;
+    }
+    dg_sb_addc(sb, '\'');
+    for (const char *c = v; *c; c++)
+        if (*c == '\'')
+            dg_sb_add(sb, "'\\''");
+        else
+            dg_sb_addc(sb, *c);
+    dg_sb_addc(sb, '\'');
+}
+
 int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, char **out,
                     dg_err *err)
 {
@@ -265,14 +324,14 @@ int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmp
             dg_sb_printf(&sb, "%d", pt->repeat);
             found = true;
         } else if (!strcmp(name, "dir")) {
-            dg_sb_add(&sb, s->dir);
+            add_shell_word(&sb, s->dir);
             found = true;
         } else {
             for (int i = 0; i < s->nparams; i++)
                 if (!strcmp(s->params[i].name, name)) {
                     /* a shell command line is visible to every user of the machine (ps) */
                     char *v = shown_value(name, dg_sweep_value(s, pt, i));
-                    dg_sb_add(&sb, v);
+                    add_shell_word(&sb, v);
                     free(v);
                     found = true;
                 }

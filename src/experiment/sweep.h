@@ -60,8 +60,10 @@ typedef struct dg_sweep {
  * '_', '-' or '.'; "sqlite:" and the other database schemes are URLs, not labels): the
  * label then stands for the value wherever the point is shown (file names, experiment.json,
  * the point's "params", so reports and compare name series by it); the value as given
- * still runs, and the point's "values" keeps it (redacted). Returns 0 or DG_E_INVAL
- * (empty value list, duplicate value or label, bad name). */
+ * still runs, and the point's "values" keeps it (redacted). A scheme name followed by a URL
+ * ("pg:postgres://...") is refused: a label may not be a scheme name or alias. Returns 0 or
+ * DG_E_INVAL (empty value list or element, duplicate value or label, bad name, a scheme as
+ * a label). */
 int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir,
                   const char *command, dg_sweep *out, dg_err *err);
 void dg_sweep_free(dg_sweep *s);
@@ -80,8 +82,10 @@ char *dg_sweep_shown_value(const char *name, const char *value);
 
 /* Expands {NAME} (parameter values, shown as by dg_sweep_shown_value(): {db} is the URL
  * without its password, and no placeholder gives the password), {point}, {repeat} and {dir}
- * in tmpl; unknown placeholders are an error (the message quotes tmpl redacted). Caller
- * frees *out. */
+ * in tmpl, for a shell: each value is one shell word, in single quotes when it holds a byte
+ * the shell would read (a URL's '&' or '?', a space), so a placeholder must not be quoted
+ * again in tmpl; unknown placeholders are an error (the message quotes tmpl redacted).
+ * Caller frees *out. */
 int dg_sweep_expand(const dg_sweep *s, const dg_sweep_point *pt, const char *tmpl, char **out,
                     dg_err *err);
 
