@@ -13,6 +13,8 @@ printf '\\set x %s1%s\n' "$(printf '(%.0s' $(seq 43593))" "$(printf ')%.0s' $(se
 printf '\\set x %s1\n' "$(printf -- '- %.0s' $(seq 20000))" >unary.sql
 printf '\\set x %s1%s\n' "$(printf 'abs(%.0s' $(seq 5000))" "$(printf ')%.0s' $(seq 5000))" >calls.sql
 mkdir scripts.d
+printf '\\sleep -5 s\n' >negsleep.sql
+printf '\xef\xbb\xbf\\set x 1 +\n' >bom.sql # a byte order mark is skipped: columns count after it
 truncate -s 17M huge.sql
 
 while IFS='|' read -r args code text; do
@@ -67,6 +69,8 @@ run -f calls.sql                             | 1    | calls.sql:1:4008: error: e
 run -f /dev/zero                             | 1    | script "/dev/zero" is a character device, not a regular file
 run -f scripts.d                             | 1    | script "scripts.d" is a directory, not a regular file
 run -f huge.sql                              | 1    | script "huge.sql" is too large (17825792 bytes; the limit is 16 MiB)
+run -f negsleep.sql                          | 1    | negsleep.sql:1:8: error: \sleep: time "-5" is negative, must be from 0 to 2147483647 (or a :variable)
+run -f bom.sql                               | 1    | bom.sql:1:11: error: syntax error: unexpected end of expression
 run -D x=1                                   | 1    | -D defines script variables: it needs -f scripts
 run --conn novalue                           | 1    | invalid value 'novalue' for --conn: expected NAME=VALUE
 run --json out.json --no-results             | 1    | --json and --no-results exclude each other
