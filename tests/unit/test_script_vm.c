@@ -439,6 +439,9 @@ static void test_sleep(void)
         {"\\set t -0.5\n\n\\sleep :t ms\n",
          "neg.sql command 2: \\sleep at line 3: variable \"t\" holds -0.5, a negative time (must "
          "be 0 or more)"},
+        {"\\set t 1e308 * 10.0\n\\sleep :t us\n",
+         "neg.sql command 2: \\sleep at line 2: variable \"t\" holds inf, not a time (must be a "
+         "finite number, 0 or more)"},
         {"\\sleep :d\n",
          "neg.sql command 1: \\sleep at line 1: variable \"d\" holds -7, a negative time (must be "
          "0 or more)"},
