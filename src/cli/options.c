@@ -307,8 +307,9 @@ static int set_value(dg_options *o, const optdef *d, const char *val, const char
     case K_U64: {
         int64_t v;
         if (dg_parse_int(val, 0, INT64_MAX, &v))
-            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected a non-negative integer",
-                               val, shown);
+            return dg_err_fail(err, DG_E_INVAL,
+                               "invalid value '%s' for %s: expected an integer (0 to %lld)", val,
+                               shown, (long long)INT64_MAX);
         *(uint64_t *)field = (uint64_t)v;
         break;
     }

@@ -247,6 +247,9 @@ static void test_messages(void)
     oi.name = "seed"; /* no range: any non-negative 63-bit value */
     DG_CHECK_INT(parse_one(&oi, "9223372036854775807", false, &err), 0);
     DG_CHECK_INT(parse_one(&oi, "-1", false, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "invalid value '-1' for --seed: expected an integer (0 to "
+                          "9223372036854775807)");
+    DG_CHECK_INT(parse_one(&oi, "9223372036854775808", false, &err), DG_E_INVAL);
 }
 
 int main(void)
