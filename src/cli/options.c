@@ -13,7 +13,9 @@
 #include "core/xalloc.h"
 #include "report/render.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +27,16 @@ typedef enum kind {
     K_FLAG,     /* bool */
     K_INT,      /* int64_t within [min, max] */
     K_U64,      /* uint64_t seed */
-    K_DURATION, /* int64_t ns; bare numbers are seconds */
-    K_MS,       /* int64_t ns; bare numbers are milliseconds */
-    K_SIZE,     /* uint64_t bytes */
+    K_DURATION, /* int64_t ns within [min, max] (ns); bare numbers are seconds */
+    K_MS,       /* int64_t ns within [min, max] (ns); bare numbers are milliseconds */
+    K_PERIOD,   /* int64_t ns: 0 (none) or within [min, max] (ns); bare numbers are seconds */
+    K_SIZE,     /* uint64_t bytes within [min, max] */
     K_COUNT,    /* int64_t within [min, max], with a K/M/G suffix allowed */
-    K_DOUBLE,   /* double > 0 */
+    K_DOUBLE,   /* double within [min, max]; a min of 0 is exclusive: more than 0 */
     K_STRING,   /* const char * (borrowed from argv) */
-    K_SETTING,  /* NAME=VALUE appended to a dg_setting list */
-    K_SCRIPT,   /* FILE[@WEIGHT] appended to the script list */
+    K_SETTING,  /* NAME=VALUE appended to a dg_setting list; repeatable */
+    K_SCRIPT,   /* FILE[@WEIGHT] appended to the script list, WEIGHT a decimal integer
+                   within [min, max]; repeatable */
 } kind;
 
 #define RUNS (DG_CMD_RUN | DG_CMD_SWEEP)
@@ -52,8 +56,15 @@ typedef struct optdef {
     size_t off;       /* field in dg_options */
     size_t count_off; /* K_SETTING / K_SCRIPT: the count field */
     size_t given_off; /* bool set when given (0: none) */
-    int64_t min, max;
+    double min, max;  /* the accepted range (see the kinds), whole numbers except for
+                         K_DOUBLE; both 0: none declared. Every value a kind with a range
+                         stores, from the command line or a sweep point, is checked. */
 } optdef;
+
+/* Duration bounds in ns */
+#define B_MS 1e6
+#define B_H 3600e9
+#define B_DAY 86400e9
 
 #define F(field) offsetof(dg_options, field)
 
@@ -67,7 +78,7 @@ static const optdef optdefs[] = {
      "workload: tpcc (default), tpcb[:select-only|:simple-update], tables[:insert|:select], script (see 'dbgauge list')",
      F(workload), 0, 0, 0, 0},
     {"scale", 's', K_DOUBLE, "N", ALL, "scale factor (tpcc: warehouses; tpcb: branches of 100,000 accounts; tables: rows; docs: TPoX's, 1 = 100,000 customers, fractions allowed)", F(scale), 0,
-     0, 1, 100000000},
+     0, 0, 100000000},
     {"tables", 0, K_INT, "N", ALL, "tables workload: number of tables tbl_200 ... (default 40)",
      F(tables), 0, 0, 1, 1000},
     {"rows", 0, K_COUNT, "N", RUNLOAD, "tables workload: rows to load over all tables (e.g. 25M); the scale",
@@ -88,18 +99,20 @@ static const optdef optdefs[] = {
     {"terminals", 'c', K_INT, "N", RUNS, "concurrent terminals (threads+connections; default 1)",
      F(terminals), 0, 0, 1, 10000},
     {"duration", 'T', K_DURATION, "TIME", RUNS, "measured run time (default 30s)",
-     F(duration_ns), 0, F(duration_given), 0, 0},
+     F(duration_ns), 0, F(duration_given), B_MS, 365 * B_DAY},
     {"transactions", 't', K_INT, "N", RUNS, "transactions per terminal instead of a duration",
-     F(transactions), 0, 0, 1, INT64_MAX / 2},
+     F(transactions), 0, 0, 1, 1e12},
     {"warmup", 0, K_DURATION, "TIME", RUNS, "warmup before measuring, reported apart (default 0)",
-     F(warmup_ns), 0, 0, 0, 0},
-    {"report-interval", 'P', K_DURATION, "TIME", RUNS,
-     "interval of progress lines and result intervals (default 10s)", F(interval_ns), 0, 0, 0, 0},
+     F(warmup_ns), 0, 0, 0, 365 * B_DAY},
+    {"report-interval", 'P', K_PERIOD, "TIME", RUNS,
+     "interval of progress lines and result intervals (default 10s)", F(interval_ns), 0, 0,
+     100 * B_MS, B_DAY},
     {"rate", 'R', K_DOUBLE, "TPS", RUNS,
-     "target rate, Poisson arrivals; latency counts from the scheduled start", F(rate_tps), 0, 0, 0, 0},
+     "target rate, Poisson arrivals; latency counts from the scheduled start", F(rate_tps), 0, 0,
+     0.001, 1e9},
     {"think-time", 0, K_MS, "TIME", RUNS,
      "pause after each transaction (bare number = ms; 'exp:TIME' = exponential mean)", F(think_ns), 0,
-     0, 0, 0},
+     0, 0, B_H},
     {"keying-think", 0, K_FLAG, NULL, RUNS,
      "the workload's own keying and think times (tpcc: TPC-C clause 5.2.5)", F(keying_think), 0,
      0, 0, 0},
@@ -114,7 +127,7 @@ static const optdef optdefs[] = {
      F(pipeline), 0, 0, 0, 0},
     {"mix", 0, K_STRING, "NAME=W,...", RUNS, "change transaction weights", F(mix), 0, 0, 0, 0},
     {"file", 'f', K_SCRIPT, "FILE[@W]", RUNS, "pgbench-style script with weight; repeatable",
-     F(scripts), F(nscripts), 0, 0, 0},
+     F(scripts), F(nscripts), 0, 0, 2147483647},
     {"define", 'D', K_SETTING, "NAME=VALUE", RUNS, "script variable; repeatable", F(defines),
      F(ndefines), 0, 0, 0},
     {"json", 0, K_STRING, "FILE", RUNLOAD, "write the result file here (default results/...)",
@@ -157,7 +170,7 @@ static const optdef optdefs[] = {
      "SQLite or Firebird database)",
      F(no_table_stats), 0, 0, 0, 0},
     {"size", 0, K_SIZE, "SIZE", RUNLOAD, "pick the scale for about this database size (e.g. 5GB)",
-     F(size_bytes), 0, 0, 0, 0},
+     F(size_bytes), 0, 0, 1, 1e15},
 
     {"output", 'o', K_STRING, "FILE", REPORTS, "write to FILE (atomically) instead of standard output",
      F(output), 0, 0, 0, 0},
@@ -202,69 +215,142 @@ dg_command dg_cli_command(const char *name)
     return DG_CMD_NONE;
 }
 
-/* Stores one value; returns 0 or DG_E_INVAL with a message naming the option. */
+/* One bound as messages show it, in the unit users type: "10000", "0.001", "1ms", "365d",
+ * "1000TB". Durations and sizes take the largest unit that divides them. */
+static void format_bound(kind k, double v, char *buf, size_t len)
+{
+    static const struct {
+        double unit;
+        const char *name;
+    } times[] = {{B_DAY, "d"}, {B_H, "h"}, {60e9, "m"}, {1e9, "s"},
+                 {B_MS, "ms"}, {1e3, "us"}, {1, "ns"}},
+      sizes[] = {{1e12, "TB"}, {1e9, "GB"}, {1e6, "MB"}, {1e3, "kB"}, {1, "B"}};
+    const bool is_time = k == K_DURATION || k == K_MS || k == K_PERIOD;
+    if ((is_time || k == K_SIZE) && v > 0) {
+        size_t n = is_time ? sizeof times / sizeof times[0] : sizeof sizes / sizeof sizes[0];
+        for (size_t i = 0; i < n; i++) {
+            double u = is_time ? times[i].unit : sizes[i].unit;
+            if (v >= u && fmod(v, u) == 0) {
+                snprintf(buf, len, "%.0f%s", v / u, is_time ? times[i].name : sizes[i].name);
+                return;
+            }
+        }
+    }
+    snprintf(buf, len, k == K_DOUBLE ? "%.15g" : "%.0f", v);
+}
+
+/* The declared range as messages show it: "1 to 10000", "more than 0, up to 100000000",
+ * "0 for none, or 100ms to 1d". */
+static void range_text(const optdef *d, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    format_bound(d->k, d->min, lo, sizeof lo);
+    format_bound(d->k, d->max, hi, sizeof hi);
+    if (d->k == K_DOUBLE && d->min == 0)
+        snprintf(buf, len, "more than 0, up to %s", hi);
+    else if (d->k == K_PERIOD)
+        snprintf(buf, len, "0 for none, or %s to %s", lo, hi);
+    else
+        snprintf(buf, len, "%s to %s", lo, hi);
+}
+
+/* Whether a whole-number value (ns, bytes, a count) lies in the declared range. The bounds
+ * are whole numbers a double holds exactly, so the comparison is exact. */
+static bool in_range(const optdef *d, int64_t v)
+{
+    if (d->k == K_PERIOD && v == 0)
+        return true;
+    return v >= (int64_t)d->min && v <= (int64_t)d->max;
+}
+
+static int out_of_range(const optdef *d, const char *val, const char *shown, dg_err *err)
+{
+    char range[96];
+    range_text(d, range, sizeof range);
+    return dg_err_fail(err, DG_E_INVAL, "%s %s is out of range (%s)", shown, val, range);
+}
+
+/* Stores one value; returns 0 or DG_E_INVAL with a message naming the option, the value and
+ * what is accepted (the declared range). */
 static int set_value(dg_options *o, const optdef *d, const char *val, const char *shown, dg_err *err)
 {
     char *base = (char *)o;
     void *field = base + d->off;
+    char range[96];
+    range_text(d, range, sizeof range);
     switch (d->k) {
     case K_FLAG:
         *(bool *)field = true;
         break;
     case K_INT: {
         int64_t v;
-        if (dg_parse_int(val, d->min, d->max, &v))
-            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected an integer from %lld to %lld",
-                               val, shown, (long long)d->min, (long long)d->max);
+        if (dg_parse_int(val, INT64_MIN, INT64_MAX, &v))
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected an integer (%s)",
+                               val, shown, range);
+        if (!in_range(d, v))
+            return out_of_range(d, val, shown, err);
         *(int64_t *)field = v;
         break;
     }
     case K_COUNT: {
         int64_t v;
-        if (dg_parse_count(val, d->min, d->max, &v))
+        if (dg_parse_count(val, 0, INT64_C(1) << 62, &v))
             return dg_err_fail(err, DG_E_INVAL,
-                               "invalid value '%s' for %s: expected a whole number from %lld to %lld "
-                               "(a K, M or G suffix multiplies by 1000s: 25M)",
-                               val, shown, (long long)d->min, (long long)d->max);
+                               "invalid value '%s' for %s: expected a whole number (%s; a K, M or G "
+                               "suffix multiplies by 1000s: 25M)",
+                               val, shown, range);
+        if (!in_range(d, v))
+            return out_of_range(d, val, shown, err);
         *(int64_t *)field = v;
         break;
     }
     case K_U64: {
         int64_t v;
         if (dg_parse_int(val, 0, INT64_MAX, &v))
-            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected a non-negative integer",
-                               val, shown);
+            return dg_err_fail(err, DG_E_INVAL,
+                               "invalid value '%s' for %s: expected an integer (0 to %lld)", val,
+                               shown, (long long)INT64_MAX);
         *(uint64_t *)field = (uint64_t)v;
         break;
     }
     case K_DURATION:
-    case K_MS: {
+    case K_MS:
+    case K_PERIOD: {
         int64_t ns;
         const char *v = val;
-        if (d->k == K_MS && !strncmp(v, "exp:", 4)) {
-            o->think_exp = true;
+        bool exponential = d->k == K_MS && !strncmp(v, "exp:", 4);
+        if (exponential)
             v += 4;
-        }
+        /* parsed to the ns: a value that rounds to 0 is 0, and refused where 0 is */
         if (dg_parse_duration(v, d->k == K_MS ? DG_NS_PER_MS : DG_NS_PER_S, &ns))
             return dg_err_fail(err, DG_E_INVAL,
-                               "invalid duration '%s' for %s: expected e.g. 30s, 500ms, 2m, 1h", val,
-                               shown);
+                               "invalid duration '%s' for %s: expected e.g. 30s, 500ms, 2m, 1h (%s)",
+                               val, shown, range);
+        if (!in_range(d, ns))
+            return out_of_range(d, val, shown, err);
+        if (exponential)
+            o->think_exp = true;
         *(int64_t *)field = ns;
         break;
     }
     case K_SIZE: {
         uint64_t b;
-        if (dg_parse_size(val, &b) || b == 0)
-            return dg_err_fail(err, DG_E_INVAL, "invalid size '%s' for %s: expected e.g. 500MB, 10GB",
-                               val, shown);
+        if (dg_parse_size(val, &b))
+            return dg_err_fail(err, DG_E_INVAL, "invalid size '%s' for %s: expected e.g. 500MB, 10GB (%s)",
+                               val, shown, range);
+        if (b > (uint64_t)INT64_MAX || !in_range(d, (int64_t)b))
+            return out_of_range(d, val, shown, err);
         *(uint64_t *)field = b;
         break;
     }
     case K_DOUBLE: {
         double x;
-        if (dg_parse_double(val, 0, &x))
-            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected a positive number",
-                               val, shown);
+        if (dg_parse_double(val, -HUGE_VAL, &x))
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: expected a number (%s)",
+                               val, shown, range);
+        bool low = d->min == 0 ? !(x > 0) : !(x >= d->min);
+        if (low || !(x <= d->max))
+            return out_of_range(d, val, shown, err);
         *(double *)field = x;
         break;
     }
@@ -296,10 +382,19 @@ static int set_value(dg_options *o, const optdef *d, const char *val, const char
         double w = 1;
         char *path;
         if (at) {
-            if (dg_parse_double(at + 1, -1, &w) || w < 0)
+            /* pgbench's spelling: decimal digits (no sign, hex, exponent or fraction) */
+            const char *ws = at + 1;
+            int64_t v;
+            const char *digits = ws + (*ws == '-');
+            if (!isdigit((unsigned char)*digits) || dg_parse_int(ws, INT64_MIN, INT64_MAX, &v))
                 return dg_err_fail(err, DG_E_INVAL,
-                                   "invalid weight in '%s' for %s: expected FILE@WEIGHT with WEIGHT >= 0",
-                                   val, shown);
+                                   "invalid weight in '%s' for %s: expected FILE@WEIGHT, WEIGHT a "
+                                   "whole number in decimal digits (%s)",
+                                   val, shown, range);
+            if (!in_range(d, v))
+                return dg_err_fail(err, DG_E_INVAL, "weight %s in '%s' for %s is out of range (%s)",
+                                   ws, val, shown, range);
+            w = (double)v;
             path = xstrndup(val, (size_t)(at - val));
         } else {
             path = xstrdup(val);
@@ -367,6 +462,9 @@ static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
     if (o->cmd & POSITIONAL)
         o->args = xcalloc((size_t)argc, sizeof *o->args);
     bool only_args = false;
+    /* the value each option was given (flags: ""), to refuse an option given twice: the
+       later one would silently win */
+    const char *given[NOPTS] = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const optdef *d = NULL;
@@ -418,6 +516,15 @@ static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
             if (i + 1 >= argc)
                 return dg_err_fail(err, DG_E_INVAL, "option '%s' needs a value (%s)", shown, d->metavar);
             val = argv[++i];
+        }
+        const char **first = &given[d - optdefs];
+        if (d->k != K_SETTING && d->k != K_SCRIPT) { /* the repeatable kinds */
+            if (*first && d->k == K_FLAG)
+                return dg_err_fail(err, DG_E_INVAL, "--%s given twice", d->lname);
+            if (*first)
+                return dg_err_fail(err, DG_E_INVAL, "--%s given twice ('%s' and '%s')", d->lname,
+                                   *first, val);
+            *first = val ? val : "";
         }
         int rc = set_value(o, d, val ? val : "", shown, err);
         if (rc)
@@ -522,16 +629,10 @@ int dg_cli_validate(dg_options *o, dg_err *err)
     if (o->cmd == DG_CMD_RUN || o->cmd == DG_CMD_SWEEP) {
         if (o->transactions > 0 && o->duration_given)
             return dg_err_fail(err, DG_E_INVAL, "--duration and --transactions exclude each other");
-        if (o->transactions == 0 && o->duration_ns <= 0)
-            return dg_err_fail(err, DG_E_INVAL, "--duration must be greater than 0");
+        /* the ranges of --duration, --report-interval, --rate ... are the option table's,
+           checked as each value is stored (set_value) */
         if (o->transactions > 0)
             o->duration_ns = 0;
-        if (o->interval_ns < 0 || (o->interval_ns > 0 && o->interval_ns < 100 * DG_NS_PER_MS))
-            return dg_err_fail(err, DG_E_INVAL, "--report-interval must be at least 100ms (or 0 for none)");
-        if (o->rate_tps > 0 && (o->rate_tps < 0.001 || o->rate_tps > 1e9))
-            return dg_err_fail(err, DG_E_INVAL,
-                               "--rate %g is out of range: 0.001 to 1000000000 transactions per second",
-                               o->rate_tps);
         if (o->rate_tps > 0 && o->think_ns > 0)
             return dg_err_fail(err, DG_E_INVAL,
                                "--rate and --think-time exclude each other (a rate already paces terminals)");
@@ -578,6 +679,32 @@ int dg_cli_apply(dg_options *o, dg_command cmd, const char *name, const char *va
         return set_value(o, d, value, shown, err);
     }
     return dg_err_fail(err, DG_E_INVAL, "unknown option '--%s'", name);
+}
+
+bool dg_cli_option_info(size_t i, dg_cli_optinfo *out)
+{
+    static const char *const kinds[] = {
+        [K_FLAG] = "flag",     [K_INT] = "int",       [K_U64] = "u64",
+        [K_DURATION] = "duration", [K_MS] = "ms",     [K_PERIOD] = "period",
+        [K_SIZE] = "size",     [K_COUNT] = "count",   [K_DOUBLE] = "double",
+        [K_STRING] = "string", [K_SETTING] = "setting", [K_SCRIPT] = "script",
+    };
+    if (i >= NOPTS)
+        return false;
+    const optdef *d = &optdefs[i];
+    memset(out, 0, sizeof *out);
+    out->name = d->lname;
+    out->cmds = d->cmds;
+    out->kind = kinds[d->k];
+    out->repeatable = d->k == K_SETTING || d->k == K_SCRIPT;
+    out->ranged = d->min != 0 || d->max != 0;
+    out->min = d->min;
+    out->max = d->max;
+    out->min_exclusive = d->k == K_DOUBLE && d->min == 0;
+    out->zero_ok = d->k == K_PERIOD;
+    if (out->ranged)
+        range_text(d, out->range, sizeof out->range);
+    return true;
 }
 
 void dg_cli_free(dg_options *o)

@@ -3,8 +3,9 @@
  * validation and --help for every command.
  *
  * dg_cli_parse() fills a dg_options from argv (after the command word). Values keep the
- * units users typed ("30s", "10GB") converted to ns/bytes. Cross-option checks happen
- * after parsing, in dg_cli_validate(). Errors are returned as messages; only main.c
+ * units users typed ("30s", "10GB") converted to ns/bytes, each checked against the range
+ * the table declares for it; an option that is not repeatable may be given once.
+ * Cross-option checks happen after parsing, in dg_cli_validate(). Errors are returned as messages; only main.c
  * decides to exit.
  */
 #ifndef DG_CLI_OPTIONS_H
@@ -123,6 +124,25 @@ void dg_cli_free(dg_options *o);
 /* Sets the option with long name `name` (one that applies to cmd) to `value`, as if
  * "--name value" had been given; flags take "" or "true". For sweeps. 0 or DG_E_INVAL. */
 int dg_cli_apply(dg_options *o, dg_command cmd, const char *name, const char *value, dg_err *err);
+
+/* One row of the option table, for tests and tools that walk it (dg_cli_option_info). */
+typedef struct dg_cli_optinfo {
+    const char *name;   /* long name, without "--" */
+    unsigned cmds;      /* the dg_command bits of the commands it applies to */
+    const char *kind;   /* "flag", "int", "u64", "duration" (bare number: s), "ms" (bare
+                           number: ms), "period" (a duration, 0 = none), "size", "count"
+                           (K/M/G suffixes), "double", "string", "setting", "script" */
+    bool repeatable;    /* each occurrence adds one (settings, scripts); any other option
+                           given twice is refused */
+    bool ranged;        /* a range is declared, and every value is checked against it */
+    double min, max;    /* ns for durations, bytes for sizes, the weight for scripts */
+    bool min_exclusive; /* the value must be more than min */
+    bool zero_ok;       /* 0 is accepted as well (a period: none) */
+    char range[96];     /* the range as messages show it: "1 to 10000", "1ms to 365d" */
+} dg_cli_optinfo;
+
+/* Fills *out with row i of the option table; false (nothing written) past the last row. */
+bool dg_cli_option_info(size_t i, dg_cli_optinfo *out);
 
 /* Prints the general help (cmd == DG_CMD_NONE) or a command's help. */
 void dg_cli_help(FILE *out, dg_command cmd);

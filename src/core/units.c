@@ -130,7 +130,8 @@ int dg_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 
 int dg_parse_double(const char *s, double min_exclusive, double *out)
 {
-    if (!s || !*s)
+    /* decimal only: strtod would also take " 5", hex ("0x10") and "infinity" */
+    if (!s || !*s || s[strspn(s, "0123456789.eE+-")])
         return DG_E_INVAL;
     char *end;
     errno = 0;

@@ -24,7 +24,8 @@ int dg_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
  * the result must be a whole number within [min, max]. 0 or DG_E_INVAL. */
 int dg_parse_count(const char *s, int64_t min, int64_t max, int64_t *out);
 
-/* Parses a finite double > min_exclusive; 0 or DG_E_INVAL. */
+/* Parses a finite decimal double > min_exclusive (digits, sign, point, exponent; no hex,
+ * spaces or words); 0 or DG_E_INVAL. */
 int dg_parse_double(const char *s, double min_exclusive, double *out);
 
 /* Formats a duration for humans ("1.5 s", "250 ms", "2 min 30 s") into buf. */

@@ -13,6 +13,8 @@ printf '\\set x %s1%s\n' "$(printf '(%.0s' $(seq 43593))" "$(printf ')%.0s' $(se
 printf '\\set x %s1\n' "$(printf -- '- %.0s' $(seq 20000))" >unary.sql
 printf '\\set x %s1%s\n' "$(printf 'abs(%.0s' $(seq 5000))" "$(printf ')%.0s' $(seq 5000))" >calls.sql
 mkdir scripts.d
+printf '\\sleep -5 s\n' >negsleep.sql
+printf '\xef\xbb\xbf\\set x 1 +\n' >bom.sql # a byte order mark is skipped: columns count after it
 truncate -s 17M huge.sql
 
 while IFS='|' read -r args code text; do
@@ -36,21 +38,21 @@ frobnicate                                   | 1    | unknown command 'frobnicat
 run --no-such-option                         | 1    | unknown option '--no-such-option'
 run -x                                       | 1    | unknown option '-x'
 run --terminals                              | 1    | option '--terminals' needs a value (N)
-run --terminals 0                            | 1    | invalid value '0' for --terminals: expected an integer from 1 to 10000
+run --terminals 0                            | 1    | --terminals 0 is out of range (1 to 10000)
 run -c abc                                   | 1    | invalid value 'abc' for -c
 run --duration 10parsecs                     | 1    | invalid duration '10parsecs' for --duration
-run --duration 0                             | 1    | --duration must be greater than 0
+run --duration 0                             | 1    | --duration 0 is out of range (1ms to 365d)
 run --duration 5s --transactions 10          | 1    | --duration and --transactions exclude each other
-run --report-interval 1ms                    | 1    | --report-interval must be at least 100ms
+run --report-interval 1ms                    | 1    | --report-interval 1ms is out of range (0 for none, or 100ms to 1d)
 run --rate 100 --think-time 5                | 1    | --rate and --think-time exclude each other
-run --rate -5                                | 1    | invalid value '-5' for --rate
-run --rate 0.0000001                         | 1    | --rate 1e-07 is out of range: 0.001 to 1000000000 transactions per second
+run --rate -5                                | 1    | --rate -5 is out of range (0.001 to 1000000000)
+run --rate 0.0000001                         | 1    | --rate 0.0000001 is out of range (0.001 to 1000000000)
 run -w tpcc --wl-opt nonsense=1              | 1    | unknown --wl-opt 'nonsense' for workload 'tpcc' (known: check, gen_only, procedures)
 run -w tpcb --wl-opt check=full              | 1    | unknown --wl-opt 'check' for workload 'tpcb' (it takes none)
 run --db sqlite:u.db?cahce_size=1 -T 1s      | 1    | unknown SQLite setting 'cahce_size'
 run --db sqlite:u.db?synchronous=bogus -T 1s | 1    | invalid value 'bogus' for sqlite setting 'synchronous'
 sweep --vary json=a.json,b.json -T 1s        | 1    | --vary json: 'json' says where results go
-run --max-tries 0                            | 1    | invalid value '0' for --max-tries
+run --max-tries 0                            | 1    | --max-tries 0 is out of range (1 to 1000000)
 run --workload nosuch                        | 1    | unknown workload 'nosuch'
 run --workload tpcb:fast                     | 1    | unknown variant 'fast' of workload 'tpcb'
 run --mix nosuch=1                           | 1    | --mix names unknown transaction 'nosuch'
@@ -67,6 +69,8 @@ run -f calls.sql                             | 1    | calls.sql:1:4008: error: e
 run -f /dev/zero                             | 1    | script "/dev/zero" is a character device, not a regular file
 run -f scripts.d                             | 1    | script "scripts.d" is a directory, not a regular file
 run -f huge.sql                              | 1    | script "huge.sql" is too large (17825792 bytes; the limit is 16 MiB)
+run -f negsleep.sql                          | 1    | negsleep.sql:1:8: error: \sleep: time "-5" is negative, must be from 0 to 2147483647 (or a :variable)
+run -f bom.sql                               | 1    | bom.sql:1:11: error: syntax error: unexpected end of expression
 run -D x=1                                   | 1    | -D defines script variables: it needs -f scripts
 run --conn novalue                           | 1    | invalid value 'novalue' for --conn: expected NAME=VALUE
 run --json out.json --no-results             | 1    | --json and --no-results exclude each other
@@ -77,11 +81,11 @@ load --size 1GB --scale 2                    | 1    | --size and --scale exclude
 load -w tables --rows 2.5                    | 1    | invalid value '2.5' for --rows: expected a whole number
 load -w tables --rows 25MB                   | 1    | invalid value '25MB' for --rows
 load -w tables --rows 1M --scale 5           | 1    | --rows excludes --scale and --size
-load -w tables --tables 0                    | 1    | invalid value '0' for --tables: expected an integer from 1 to 1000
+load -w tables --tables 0                    | 1    | --tables 0 is out of range (1 to 1000)
 load -w tpcb --rows 1000                     | 1    | --rows applies to workload 'tables' only, not 'tpcb'
 load -w tpcc --scale 0.5                     | 1    | --scale 0.5: workload 'tpcc' takes a whole number
 load -w docs --scale 0.000001                | 1    | --scale 1e-06 is 0.1 customers: docs needs from 1 customer
-load --scale 0                               | 1    | invalid value '0' for --scale: expected a positive number
+load --scale 0                               | 1    | --scale 0 is out of range (more than 0, up to 100000000)
 run -w docs:update                           | 1    | unknown variant 'update' of workload 'docs' (known: insert-only)
 load -w docs --wl-opt storage=xml            | 1    | invalid --wl-opt storage=xml: native
 load -w docs --wl-opt nope=1                 | 1    | unknown --wl-opt 'nope' for workload 'docs' (known: securities, storage)
@@ -105,6 +109,49 @@ run 'postgres://u:s3cret@h/db'               | 1    | unexpected argument 'postg
 run -c 'postgres://u:s3cret@h/db'            | 1    | invalid value 'postgres://u:***@h/db' for -c
 check --password-file missing.txt            | 1    | cannot read password file 'missing.txt'
 check --db sqlite:/nonexistent-dir/x.db      | 1    | cannot open SQLite database
+# ranges: every bounded option refuses values outside the range the option table declares
+# (tests/unit/test_options.c walks the table; these rows check the messages as printed)
+load --scale 99999999999                     | 1    | --scale 99999999999 is out of range (more than 0, up to 100000000)
+load -s 0x10                                 | 1    | invalid value '0x10' for -s: expected a number (more than 0, up to 100000000)
+load --scale inf                             | 1    | invalid value 'inf' for --scale: expected a number
+run -T 0.0001ms                              | 1    | -T 0.0001ms is out of range (1ms to 365d)
+run -T 0.5ms                                 | 1    | -T 0.5ms is out of range (1ms to 365d)
+run -T 366d                                  | 1    | -T 366d is out of range (1ms to 365d)
+run -T -5s                                   | 1    | invalid duration '-5s' for -T: expected e.g. 30s, 500ms, 2m, 1h (1ms to 365d)
+run --warmup 400d                            | 1    | --warmup 400d is out of range (0 to 365d)
+run -P 2d                                    | 1    | -P 2d is out of range (0 for none, or 100ms to 1d)
+run --think-time 2h                          | 1    | --think-time 2h is out of range (0 to 1h)
+run --think-time exp:90m                     | 1    | --think-time exp:90m is out of range (0 to 1h)
+run --rate 1000000001                        | 1    | --rate 1000000001 is out of range (0.001 to 1000000000)
+run -t 0                                     | 1    | -t 0 is out of range (1 to 1000000000000)
+run -c 10001                                 | 1    | -c 10001 is out of range (1 to 10000)
+run -c 99999999999999999999                  | 1    | invalid value '99999999999999999999' for -c: expected an integer (1 to 10000)
+run --workers 257                            | 1    | --workers 257 is out of range (0 to 256)
+sweep --vary terminals=1,2 --repeat 1001     | 1    | --repeat 1001 is out of range (1 to 1000)
+load -j 0                                    | 1    | -j 0 is out of range (1 to 1024)
+load -w tables --rows 100000001              | 1    | --rows 100000001 is out of range (1 to 100000000)
+load --size 0                                | 1    | --size 0 is out of range (1B to 1000TB)
+load --size 1001TB                           | 1    | --size 1001TB is out of range (1B to 1000TB)
+run -f x.sql@0x10                            | 1    | invalid weight in 'x.sql@0x10' for -f: expected FILE@WEIGHT, WEIGHT a whole number in decimal digits (0 to 2147483647)
+run -f x.sql@1.5                             | 1    | invalid weight in 'x.sql@1.5' for -f
+run -f x.sql@1e3                             | 1    | invalid weight in 'x.sql@1e3' for -f
+run -f x.sql@+3                              | 1    | invalid weight in 'x.sql@+3' for -f
+run -f 'x.sql@ 3'                            | 1    | invalid weight in 'x.sql@ 3' for -f
+run -f x.sql@                                | 1    | invalid weight in 'x.sql@' for -f
+run -f x.sql@-1                              | 1    | weight -1 in 'x.sql@-1' for -f is out of range (0 to 2147483647)
+run -f x.sql@2147483648                      | 1    | weight 2147483648 in 'x.sql@2147483648' for -f is out of range (0 to 2147483647)
+run -w tpcc --mix new_order=0x10             | 1    | invalid --mix entry 'new_order=0x10': expected NAME=WEIGHT
+run --db 'sqlite:u.db?busy_timeout=-1'       | 1    | invalid value '-1' for sqlite setting 'busy_timeout': expected an integer from 0 to 2147483647
+run --db 'sqlite:u.db?busy_timeout=2147483648' | 1  | invalid value '2147483648' for sqlite setting 'busy_timeout': expected an integer from 0 to 2147483647
+load -w docs --scale 0.01 --wl-opt securities=0       | 1 | invalid --wl-opt securities=0: a count from 1 to 1000000
+load -w docs --scale 0.01 --wl-opt securities=1000001 | 1 | invalid --wl-opt securities=1000001: a count from 1 to 1000000
+# an option that is not repeatable may be given once (the later value used to win silently)
+run --duration 10s --duration 20s            | 1    | --duration given twice ('10s' and '20s')
+run -T 10s --duration 20s                    | 1    | --duration given twice ('10s' and '20s')
+run -c 4 -c 4                                | 1    | --terminals given twice ('4' and '4')
+run --db sqlite:a.db --db 'postgres://u:s3cret@h/db' | 1 | --db given twice ('sqlite:a.db' and 'postgres://u:***@h/db')
+load --drop --drop                           | 1    | --drop given twice
+report -o a.txt -o b.txt x.json              | 1    | --output given twice ('a.txt' and 'b.txt')
 TABLE
 
 # a password never appears in any output

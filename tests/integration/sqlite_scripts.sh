@@ -31,6 +31,19 @@ grep -q "bad.sql:1:22: error:" "$TMP/err" || { cat "$TMP/err"; fail "parse error
 grep -q '^ *\^$' "$TMP/err" || fail "no caret line"
 [ ! -e "$TMP/never.db" ] || fail "a parse error created the database"
 
+# a negative \sleep from a variable stops the terminal, naming script, line and value
+# (a constant one is a parse error: tests/cli/usage.sh); it used to sleep not at all
+printf 'SELECT 1;\n\\set t random(-3, -1)\n\\sleep :t s\n' > "$TMP/negsleep.sql"
+expect_exit 2 "$DBGAUGE" run --db "$db" -f "$TMP/negsleep.sql" -t 1000 --json "$TMP/ns.json"
+grep -q 'negsleep.sql command 3: \\sleep at line 3: variable "t" holds -[123], a negative time' "$TMP/err" \
+  || { cat "$TMP/err"; fail "negative \\sleep message"; }
+json "$TMP/ns.json" "d['totals']['transactions'] == 0 and d['totals']['errors'] == 1" | grep -q True || fail "negative \\sleep ran"
+
+# a script saved with a UTF-8 byte order mark runs as without one: the first line stays a
+# meta-command (it used to become SQL text)
+printf '\xef\xbb\xbf\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n' > "$TMP/bom.sql"
+"$DBGAUGE" run --db "$db" -f "$TMP/bom.sql" -t 20 -q --no-results > /dev/null || fail "script with a byte order mark"
+
 # bad SQL is found when terminals prepare: exit 1 before the run starts
 printf 'SELECT nosuchcolumn FROM pgbench_accounts;\n' > "$TMP/badsql.sql"
 expect_exit 1 "$DBGAUGE" run --db "$db" -f "$TMP/badsql.sql" -T 5s

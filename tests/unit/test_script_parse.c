@@ -89,6 +89,16 @@ static const struct {
      "t.sql:1:8: error: \\sleep: invalid time \"abc\", must be an integer or :variable\n"
      "    \\sleep abc\n"
      "           ^"},
+    {"\\sleep -5 s\n",
+     "t.sql:1:8: error: \\sleep: time \"-5\" is negative, must be from 0 to 2147483647 (or a "
+     ":variable)\n"
+     "    \\sleep -5 s\n"
+     "           ^"},
+    {"SELECT 1;\n  \\sleep -1ms\n",
+     "t.sql:2:10: error: \\sleep: time \"-1ms\" is negative, must be from 0 to 2147483647 (or a "
+     ":variable)\n"
+     "      \\sleep -1ms\n"
+     "             ^"},
     {"\\sleep 1.5\n",
      "t.sql:1:9: error: \\sleep: unknown time unit \".5\", must be us, ms or s\n"
      "    \\sleep 1.5\n"
@@ -509,7 +519,7 @@ static void test_transactions(void)
 static void test_meta_commands(void)
 {
     dg_script_set *set = parse_ok("m.sql", "\\SET x 1\n\\Sleep 1 MS\n\\sleep 10us\n\\sleep 2\n"
-                                           "\\sleep :x s\n\\sleep -5\n\\set y \\\n  :x \\\n + 1\n");
+                                           "\\sleep :x s\n\\sleep -0\n\\set y \\\n  :x \\\n + 1\n");
     const scr_script *sc = &set->scripts[0];
     DG_CHECK_INT(sc->ncmds, 7);
     DG_CHECK_INT(sc->cmds[1].sleep_value, 1);
@@ -518,7 +528,7 @@ static void test_meta_commands(void)
     DG_CHECK_INT(sc->cmds[2].sleep_unit_us, 1);
     DG_CHECK_INT(sc->cmds[3].sleep_unit_us, 1000000);
     DG_CHECK_STR(var_name(set, sc->cmds[4].sleep_slot), "x");
-    DG_CHECK_INT(sc->cmds[5].sleep_value, -5);
+    DG_CHECK_INT(sc->cmds[5].sleep_value, 0);
     DG_CHECK_INT(sc->cmds[6].kind, CMD_SET);
     DG_CHECK_INT(sc->cmds[6].line, 7);
     dg_script_set_free(set);
@@ -621,6 +631,54 @@ static void test_file_limits(void)
     dgt_remove_tree(dir);
 }
 
+/* A script file that starts with a UTF-8 byte order mark (Windows editors save one) reads
+ * as if it had none: its first line's meta-command stays one, and columns count after the
+ * mark, as editors show them. */
+static void test_byte_order_mark(void)
+{
+    char dir[] = "/tmp/dg-test-script-bom-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        DG_CHECK(0);
+        return;
+    }
+    char path[256], want[512];
+    dg_err err;
+    snprintf(path, sizeof path, "%s/bom.sql", dir);
+    FILE *f = fopen(path, "w");
+    DG_CHECK(f != NULL);
+    if (f) {
+        fputs("\xEF\xBB\xBF\\set x 1\nSELECT :x;\n", f);
+        fclose(f);
+        dg_script_set *set = dg_script_set_new();
+        DG_CHECK_INT(dg_script_set_add_file(set, path, 1, &err), 0);
+        DG_CHECK_INT(dg_script_set_finish(set, &err), 0);
+        const scr_script *sc = &set->scripts[0];
+        DG_CHECK_INT(sc->ncmds, 2);
+        DG_CHECK_INT(sc->cmds[0].kind, CMD_SET);
+        DG_CHECK_INT(sc->cmds[0].line, 1);
+        DG_CHECK_INT(sc->cmds[1].kind, CMD_SQL);
+        DG_CHECK_STR(sc->cmds[1].sql, "SELECT ?");
+        dg_script_set_free(set);
+    }
+    f = fopen(path, "w");
+    DG_CHECK(f != NULL);
+    if (f) {
+        fputs("\xEF\xBB\xBF\\set x 1 +\n", f);
+        fclose(f);
+        dg_script_set *set = dg_script_set_new();
+        DG_CHECK_INT(dg_script_set_add_file(set, path, 1, &err), DG_E_PARSE);
+        snprintf(want, sizeof want,
+                 "%s:1:11: error: syntax error: unexpected end of expression\n"
+                 "    \\set x 1 +\n"
+                 "              ^",
+                 path);
+        DG_CHECK_STR(err.msg, want);
+        dg_script_set_free(set);
+    }
+    dgt_remove_tree(dir);
+}
+
 /* Sizes that used to take quadratic time (50,000 nested \if took over a minute, so did
  * 100,000 variables): the shapes are checked here; scale is what keeps them fast. */
 static void test_large_scripts(void)
@@ -679,6 +737,7 @@ int main(void)
     DG_RUN(test_meta_commands);
     DG_RUN(test_hash_text);
     DG_RUN(test_file_limits);
+    DG_RUN(test_byte_order_mark);
     DG_RUN(test_large_scripts);
     DG_TEST_END();
 }

@@ -413,7 +413,7 @@ static void test_sleep(void)
 {
     setup();
     const char *defs[] = {"ms", "2", NULL};
-    const char *s[] = {"sl.sql", "\\sleep :ms ms\n\\sleep 1000 us\n\\sleep 0\n\\sleep -3 s\n", NULL};
+    const char *s[] = {"sl.sql", "\\sleep :ms ms\n\\sleep 1000 us\n\\sleep 0\n\\sleep +0 s\n", NULL};
     rig r = make(s, defs);
     DG_CHECK_INT(r.rc, 0);
     if (r.rc == 0) {
@@ -426,6 +426,38 @@ static void test_sleep(void)
         DG_CHECK(ms < 1000);
     }
     unmake(&r);
+
+    /* a negative time from a variable stops the script, naming the line and the value
+     * (a constant one is refused when the script is parsed); sleeping not at all would
+     * turn a paced script into a tight loop */
+    static const struct {
+        const char *text, *msg;
+    } negative[] = {
+        {"SELECT 1;\n\\set t -3\n\\sleep :t s\n",
+         "neg.sql command 3: \\sleep at line 3: variable \"t\" holds -3, a negative time (must be "
+         "0 or more)"},
+        {"\\set t -0.5\n\n\\sleep :t ms\n",
+         "neg.sql command 2: \\sleep at line 3: variable \"t\" holds -0.5, a negative time (must "
+         "be 0 or more)"},
+        {"\\set t 1e308 * 10.0\n\\sleep :t us\n",
+         "neg.sql command 2: \\sleep at line 2: variable \"t\" holds inf, not a time (must be a "
+         "finite number, 0 or more)"},
+        {"\\sleep :d\n",
+         "neg.sql command 1: \\sleep at line 1: variable \"d\" holds -7, a negative time (must be "
+         "0 or more)"},
+    };
+    for (size_t i = 0; i < sizeof negative / sizeof negative[0]; i++) {
+        const char *ns[] = {"neg.sql", negative[i].text, NULL};
+        const char *nd[] = {"d", "-7", NULL};
+        r = make(ns, nd);
+        DG_CHECK_INT(r.rc, 0);
+        if (r.rc == 0) {
+            DG_CHECK_INT(run(&r, 0), DG_E_INVAL);
+            DG_CHECK_STR(r.err.msg, negative[i].msg);
+            DG_CHECK_INT(r.err.cls, DG_EC_USER);
+        }
+        unmake(&r);
+    }
 }
 
 /* random(LO, HI) with constant bounds (drawn by the VM without the evaluator) gives the

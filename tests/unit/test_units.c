@@ -274,6 +274,10 @@ static const struct {
     {"1.5x", 0, DG_E_INVAL, 0},
     {"", 0, DG_E_INVAL, 0},
     {"abc", 0, DG_E_INVAL, 0},
+    {"0x10", 0, DG_E_INVAL, 0},      /* decimal only */
+    {" 5", 0, DG_E_INVAL, 0},
+    {"infinity", 0, DG_E_INVAL, 0},
+    {"+2.5e-1", 0, 0, 0.25},
 };
 
 static void test_parse_double(void)

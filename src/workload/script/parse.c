@@ -315,7 +315,14 @@ static int meta_sleep(parsectx *cx, size_t bs, size_t p, size_t end)
                                        ":variable",
                                        (int)w[0].len, a);
         }
-        cmd.sleep_value = neg ? -(int64_t)v : (int64_t)v;
+        /* pgbench sleeps not at all for a negative time; a script that says one has a
+           mistake in it (it turned a sleeping script into millions of "transactions") */
+        if (neg && v > 0)
+            return dg_scr_syntax_error(cx->src, w[0].pos, cx->err,
+                                       "\\sleep: time \"%.*s\" is negative, must be from 0 to "
+                                       "2147483647 (or a :variable)",
+                                       (int)w[0].len, a);
+        cmd.sleep_value = (int64_t)v;
     }
     cmd.sleep_unit_us = 1000000;
     if (have_unit) {

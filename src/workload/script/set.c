@@ -320,7 +320,15 @@ int dg_script_set_add_file(dg_script_set *set, const char *path, double weight, 
         }
         dg_sb_addn(&sb, buf, (size_t)n);
     }
-    rc = dg_script_set_add(set, path, sb.buf ? sb.buf : "", sb.len, weight, err);
+    /* a UTF-8 byte order mark, as editors on Windows save, is no part of the script: left
+       in, it made the first meta-command SQL text. Lines and columns count after it. */
+    const char *text = sb.buf ? sb.buf : "";
+    size_t len = sb.len;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) {
+        text += 3;
+        len -= 3;
+    }
+    rc = dg_script_set_add(set, path, text, len, weight, err);
 done:
     close(fd);
     dg_sb_free(&sb);

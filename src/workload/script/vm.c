@@ -424,6 +424,9 @@ static int run_tx(dg_script_vm *vm, const scr_script *sc, const scr_cmd *cmd, in
 
 /* ---- the command loop ---------------------------------------------------------------- */
 
+/* A constant time was checked when the script was parsed (0 to 2^31 - 1); a variable's
+ * value is checked here, and a negative or non-finite one stops the terminal with the
+ * script, the line and the value: sleeping not at all would measure a different script. */
 static int sleep_cmd(dg_script_vm *vm, const scr_script *sc, const scr_cmd *cmd, int n, dg_err *err)
 {
     int64_t v = cmd->sleep_value;
@@ -432,22 +435,39 @@ static int sleep_cmd(dg_script_vm *vm, const scr_script *sc, const scr_cmd *cmd,
         const char *name = vm->set->vars[cmd->sleep_slot].name;
         if (x->kind == VK_INT) {
             v = x->i;
-        } else if (x->kind == VK_DOUBLE && isfinite(x->d) && fabs(x->d) < 9e15) {
-            v = (int64_t)x->d;
+        } else if (x->kind == VK_DOUBLE && isfinite(x->d)) {
+            v = x->d < 0 ? -1 : x->d < 9e15 ? (int64_t)x->d : INT64_MAX;
+        } else if (x->kind == VK_DOUBLE) {
+            return cmd_fail(err, sc, n,
+                            "\\sleep at line %d: variable \"%s\" holds %g, not a time (must be "
+                            "a finite number, 0 or more)",
+                            cmd->line, name, x->d);
         } else if (x->kind == VK_STRING) {
             char *end;
             long long ll = strtoll(x->s, &end, 10);
             if (end == x->s)
-                return cmd_fail(err, sc, n, "\\sleep: invalid time \"%s\" in variable \"%s\"", x->s,
-                                name);
+                return cmd_fail(err, sc, n,
+                                "\\sleep at line %d: invalid time \"%s\" in variable \"%s\"",
+                                cmd->line, x->s, name);
             v = ll;
         } else if (x->kind == VK_UNSET) {
             return cmd_fail(err, sc, n, "\\sleep: undefined variable \"%s\"", name);
         } else {
             return cmd_fail(err, sc, n, "\\sleep: variable \"%s\" is not a number", name);
         }
+        if (v < 0) {
+            char shown[64];
+            if (x->kind == VK_DOUBLE)
+                snprintf(shown, sizeof shown, "%g", x->d);
+            else
+                snprintf(shown, sizeof shown, "%" PRId64, v);
+            return cmd_fail(err, sc, n,
+                            "\\sleep at line %d: variable \"%s\" holds %s, a negative time "
+                            "(must be 0 or more)",
+                            cmd->line, name, shown);
+        }
     }
-    if (v <= 0)
+    if (v == 0)
         return 0;
     int64_t us;
     if (__builtin_mul_overflow(v, cmd->sleep_unit_us, &us) || us > INT64_MAX / 1000)
