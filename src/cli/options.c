@@ -11,6 +11,7 @@
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "core/xalloc.h"
+#include "experiment/sweep.h"
 #include "report/render.h"
 
 #include <ctype.h>
@@ -427,15 +428,45 @@ static void set_defaults(dg_options *o)
     o->repeat = 1;
 }
 
-/* The command line for result files: every argument with the URLs in it redacted (a
- * --db value, each value of --vary db=A,B, a URL inside a hook command) and the value of
- * any NAME=VALUE whose name ends in "password" masked (dg_url_redact_text). */
-static char *join_redacted(int argc, char **argv)
+/* How an argument goes out of the process (the command line of result files, and the
+ * process's own argument vector once scrubbed): parsed as what it is. */
+typedef enum arg_kind {
+    ARG_TEXT, /* anything else: dg_url_redact_text (URLs in hook commands, password=...) */
+    ARG_URL,  /* a --db value: one URL, dg_url_redact */
+    ARG_VARY, /* a --vary NAME=V1,LABEL:V2 value: element by element */
+} arg_kind;
+
+/* The argument as it may be shown (caller frees); skip = bytes of it that are no value
+ * ("--db=" of an inline value). */
+static char *shown_arg(const char *arg, arg_kind k, size_t skip)
+{
+    const char *val = arg + skip;
+    char *v;
+    if (k == ARG_URL) {
+        v = dg_url_redact(val);
+    } else if (k == ARG_VARY && strchr(val, '=')) {
+        const char *eq = strchr(val, '=');
+        char *name = xstrndup(val, (size_t)(eq - val));
+        char *list = dg_sweep_shown_list(name, eq + 1);
+        v = xasprintf("%s=%s", name, list);
+        free(name);
+        free(list);
+    } else {
+        v = dg_url_redact_text(val);
+    }
+    char *r = xasprintf("%.*s%s", (int)skip, arg, v);
+    free(v);
+    return r;
+}
+
+/* The command line for result files: every argument as shown_arg() shows it, quoted for a
+ * shell where it needs to be. */
+static char *join_redacted(int argc, char **argv, const arg_kind *kinds, const size_t *skips)
 {
     dg_strbuf sb = DG_STRBUF_INIT;
     dg_sb_add(&sb, "dbgauge");
     for (int i = 0; i < argc; i++) {
-        char *r = dg_url_redact_text(argv[i]);
+        char *r = shown_arg(argv[i], kinds[i], skips[i]);
         bool quote = strpbrk(r, " \t'\"$\\") != NULL;
         dg_sb_printf(&sb, quote ? " '%s'" : " %s", r);
         free(r);
@@ -443,7 +474,10 @@ static char *join_redacted(int argc, char **argv)
     return dg_sb_take(&sb);
 }
 
-static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
+/* Walks argv into o; kinds[i] and skips[i] say how argument i is shown (shown_arg), for
+ * every argument the walk reached. */
+static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, size_t *skips,
+                      dg_err *err)
 {
     memset(o, 0, sizeof *o);
     set_defaults(o);
@@ -458,7 +492,6 @@ static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
                      commands[i].name);
         return dg_err_fail(err, DG_E_INVAL, "unknown command '%s' (commands: %s)", argv[0], names);
     }
-    o->command_line = join_redacted(argc, argv);
     if (o->cmd & POSITIONAL)
         o->args = xcalloc((size_t)argc, sizeof *o->args);
     bool only_args = false;
@@ -517,6 +550,12 @@ static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
                 return dg_err_fail(err, DG_E_INVAL, "option '%s' needs a value (%s)", shown, d->metavar);
             val = argv[++i];
         }
+        if (val) {
+            kinds[i] = d->off == F(db) && d->k == K_STRING ? ARG_URL
+                       : !strcmp(d->lname, "vary")          ? ARG_VARY
+                                                           : ARG_TEXT;
+            skips[i] = (size_t)(val - argv[i]);
+        }
         const char **first = &given[d - optdefs];
         if (d->k != K_SETTING && d->k != K_SCRIPT) { /* the repeatable kinds */
             if (*first && d->k == K_FLAG)
@@ -533,9 +572,34 @@ static int parse_argv(int argc, char **argv, dg_options *o, dg_err *err)
     return 0;
 }
 
+/* Overwrites the secrets of argv in place (dg_url_scrub), so that ps and /proc/PID/cmdline
+ * show them as '*' from now on. */
+static void scrub_argv(int argc, char **argv, const arg_kind *kinds, const size_t *skips)
+{
+    for (int i = 0; i < argc; i++) {
+        if (kinds[i] == ARG_URL)
+            dg_url_scrub(argv[i] + skips[i]);
+        else
+            dg_url_scrub_text(argv[i]);
+    }
+}
+
 int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
 {
-    int rc = parse_argv(argc, argv, o, err);
+    /* the options borrow their strings from a copy: argv itself is scrubbed */
+    char **copy = xcalloc((size_t)argc + 1, sizeof *copy);
+    for (int i = 0; i < argc; i++)
+        copy[i] = xstrdup(argv[i]);
+    arg_kind *kinds = xcalloc((size_t)argc + 1, sizeof *kinds);
+    size_t *skips = xcalloc((size_t)argc + 1, sizeof *skips);
+    int rc = parse_argv(argc, copy, o, kinds, skips, err);
+    o->argv_copy = copy;
+    o->argc_copy = argc;
+    if (argc > 0)
+        o->command_line = join_redacted(argc, copy, kinds, skips);
+    scrub_argv(argc, argv, kinds, skips);
+    free(kinds);
+    free(skips);
     if (rc && err) {
         /* messages quote what was typed: "unexpected argument 'postgres://u:pw@h/db'" */
         char *shown = dg_url_redact_text(err->msg);
@@ -606,6 +670,14 @@ int dg_cli_validate(dg_options *o, dg_err *err)
         return 0;
     if ((o->cmd & ALL) && set_password(o, err))
         return DG_E_INVAL;
+    if (o->cmd & ALL) {
+        /* a malformed URL (or a label glued to one: "pg:postgres://...", which a backend
+           would take for another server) is refused here, before anything connects */
+        dg_url u;
+        if (dg_url_parse(o->db, &u, err))
+            return DG_E_INVAL;
+        dg_url_free(&u);
+    }
     if (o->cmd & REPORTS) {
         dg_rep_format f;
         if (o->cmd == DG_CMD_REPORT && o->nargs < 1)
@@ -721,6 +793,9 @@ void dg_cli_free(dg_options *o)
         free((char *)o->scripts[i].path);
     free(o->args);
     free(o->command_line);
+    for (int i = 0; i < o->argc_copy; i++)
+        free(o->argv_copy[i]);
+    free(o->argv_copy);
     memset(o, 0, sizeof *o);
 }
 

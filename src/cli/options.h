@@ -106,11 +106,18 @@ typedef struct dg_options {
 
     /* for the result file */
     char *command_line;        /* argv joined, passwords redacted (owned) */
+    char **argv_copy;          /* what the borrowed strings point into (owned) */
+    int argc_copy;
 } dg_options;
 
 /* Parses argv[0..argc) = the command word and its options. Returns 0, or DG_E_INVAL with
  * a message in err (values it quotes are redacted: dg_url_redact_text). o is reset first;
- * defaults applied; DBGAUGE_DB honoured; o->command_line is argv redacted. */
+ * defaults applied; DBGAUGE_DB honoured; o->command_line is argv redacted, each argument
+ * parsed as what it is (a --db value as one URL, a --vary list element by element, anything
+ * else by dg_url_redact_text). The strings o borrows are copies: argv itself has its
+ * passwords overwritten with '*' before this returns (dg_url_scrub), so the process's
+ * command line (ps, /proc/PID/cmdline) no longer shows them. Call dg_cli_free() also after
+ * a failure. */
 int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err);
 
 /* Cross-option checks (after parsing). For the commands that connect, also reads the

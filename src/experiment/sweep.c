@@ -117,6 +117,30 @@ static int split_label(const char *param, char *tok, char **label, char **value,
     return 0;
 }
 
+char *dg_sweep_shown_list(const char *name, const char *list)
+{
+    dg_strbuf sb = DG_STRBUF_INIT;
+    char *copy = xstrdup(list);
+    for (char *tok = copy, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        char *label = NULL, *value = NULL, *shown;
+        if (split_label(name, tok, &label, &value, NULL))
+            shown = dg_url_redact_text(tok); /* refused later; still hidden */
+        else if (label) {
+            char *v = shown_value(name, value);
+            shown = xasprintf("%s:%s", label, v);
+            free(v);
+        } else
+            shown = shown_value(name, value);
+        dg_sb_printf(&sb, "%s%s", tok == copy ? "" : ",", shown);
+        free(shown);
+    }
+    free(copy);
+    return dg_sb_take(&sb);
+}
+
 /* "p001-terminals=4-conn.cache_size=-2000-r1.json", with characters a file name should
  * not carry replaced by '_' and each value cut to 40 characters. */
 static char *point_file(const dg_sweep *s, const dg_sweep_point *pt)

@@ -80,6 +80,12 @@ const char *dg_sweep_value(const dg_sweep *s, const dg_sweep_point *pt, int p);
  * (dg_url_redact_text). */
 char *dg_sweep_shown_value(const char *name, const char *value);
 
+/* A --vary list V1,LABEL:V2,... of parameter `name` as it may be shown (caller frees): each
+ * element split as dg_sweep_plan() splits it, its value shown as by dg_sweep_shown_value(),
+ * its label kept; an element dg_sweep_plan() would refuse is masked conservatively
+ * (dg_url_redact_text). For the command line recorded in result files. */
+char *dg_sweep_shown_list(const char *name, const char *list);
+
 /* Expands {NAME} (parameter values, shown as by dg_sweep_shown_value(): {db} is the URL
  * without its password, and no placeholder gives the password), {point}, {repeat} and {dir}
  * in tmpl, for a shell: each value is one shell word, in single quotes when it holds a byte

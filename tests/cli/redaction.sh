@@ -140,6 +140,99 @@ for fmt in text json html; do
   no_secret "report --format $fmt of one run" "$TMP/one.$fmt"
 done
 
+# ---- labelled lists, schemes as labels, the process's own command line ----------------------------
+# The labelled form the docs recommend (experiments/storage uses it): every URL of the list
+# is redacted, not only the first. The hooks read dbgauge's own /proc/PID/cmdline (their
+# parent) and their own: the passwords typed on the command line are scrubbed there.
+set +e
+"$DBGAUGE" sweep -w tpcb -s 1 -t 20 -P 0 -o lab \
+  --vary "db=a1:sqlite:la.db,b1:postgres://u:SECRET@127.0.0.1:1/db?connect_timeout=1,c1:mysql://u:SECRET@127.0.0.1:1/db?connect_timeout=1&password=SECRET,d1:firebird:127.0.0.1/1:/p.fdb?password=SECRET" \
+  --before-each 'tr "\0" " " </proc/$PPID/cmdline >>cmdline.log; echo >>cmdline.log; tr "\0" " " </proc/$$/cmdline >>cmdline.log; echo >>cmdline.log; echo {db} >>lab-hooks.log' \
+  >"$TMP/lab.out" 2>"$TMP/lab.err"
+got=$?
+set -e
+checks=$((checks + 1))
+[ "$got" = 2 ] || fail "labelled sweep: exit $got, expected 2: $(cat "$TMP/lab.err")"
+checks=$((checks + 1))
+grep -q 'dbgauge sweep' cmdline.log && grep -qF 'b1:postgres://u:******@127.0.0.1:1/db' cmdline.log ||
+  fail "labelled sweep: the hooks did not see dbgauge's scrubbed command line: $(cat cmdline.log)"
+checks=$((checks + 1))
+[ "$(wc -l <lab-hooks.log)" = 4 ] || fail "labelled sweep: $(wc -l <lab-hooks.log) hook runs, expected 4"
+checks=$((checks + 1))
+python3 - lab <<'PY' || fail "labelled sweep: experiment.json or a result file lost a label or a URL"
+import json, os, sys
+d = sys.argv[1]
+exp = json.load(open(os.path.join(d, "experiment.json")))
+want = ("db=a1:sqlite:la.db,b1:postgres://u:***@127.0.0.1:1/db?connect_timeout=1,"
+        "c1:mysql://u:***@127.0.0.1:1/db?connect_timeout=1&password=***,"
+        "d1:firebird:127.0.0.1/1:/p.fdb?password=***")
+assert want in exp["command"], exp["command"]
+run = json.load(open(os.path.join(d, [f for f in os.listdir(d) if f.startswith("p001")][0])))
+assert run["run"]["command"].startswith(exp["command"]), run["run"]["command"]
+PY
+no_secret "labelled sweep output" "$TMP/lab.out" "$TMP/lab.err" cmdline.log lab-hooks.log
+no_secret "labelled sweep directory" -r lab
+for fmt in text markdown csv json html; do
+  "$DBGAUGE" report --format "$fmt" lab >"$TMP/lab.$fmt" 2>&1 || true
+  no_secret "report --format $fmt of the labelled sweep" "$TMP/lab.$fmt"
+done
+
+# A scheme name or alias is no label: refused before anything runs, the password hidden.
+for v in "pg:postgres://u:SECRET@127.0.0.1:1/db" "postgresql:postgres://u:SECRET@127.0.0.1:1/db" \
+  "fb:firebird://u:SECRET@127.0.0.1:1//p.fdb" "mariadb:mysql://u:SECRET@127.0.0.1:1/db" \
+  "sqlite3:sqlite:x.db?password=SECRET"; do
+  label=${v%%:*}
+  set +e
+  "$DBGAUGE" sweep -w tpcb -t 5 -o "refused-$label" --vary "db=ok:sqlite:a.db,$v" \
+    --before-each 'echo ran >>refused.log' >"$TMP/out" 2>"$TMP/err"
+  got=$?
+  set -e
+  checks=$((checks + 1))
+  [ "$got" = 1 ] && grep -qF "'$label' in '" "$TMP/err" && grep -qF "is a database scheme, not a label" "$TMP/err" ||
+    fail "--vary db=...,$label:URL: exit $got, $(cat "$TMP/err")"
+  checks=$((checks + 1))
+  [ ! -e refused.log ] && [ ! -e "refused-$label/experiment.json" ] || fail "--vary db=...,$label:URL ran a point"
+  no_secret "--vary db=...,$label:URL" "$TMP/out" "$TMP/err"
+  # the same glued URL given to --db: refused as a URL, before any connection
+  for cmd in "run -T 1s -w tpcb --results-dir res" "load -w tpcb -s 1" "check -w tpcb"; do
+    set +e
+    # shellcheck disable=SC2086
+    "$DBGAUGE" $cmd --db "$v" >"$TMP/out" 2>"$TMP/err"
+    got=$?
+    set -e
+    checks=$((checks + 1))
+    [ "$got" = 1 ] && grep -qF "error: invalid database URL '$label:" "$TMP/err" &&
+      ! grep -q "connect" "$TMP/err" || fail "dbgauge $cmd --db '$v': exit $got, $(cat "$TMP/err")"
+    no_secret "dbgauge $cmd --db '$v'" "$TMP/out" "$TMP/err"
+  done
+done
+
+# Hook placeholders are shell words: a URL with '&' and '?' reaches the hook whole.
+amp='sqlite:amp.db?cache_size=-2000&synchronous=NORMAL'
+"$DBGAUGE" sweep -w tpcb -s 1 -t 5 -P 0 -o amp --vary "db=$amp" \
+  --before-each 'echo {db} >amp.log; echo {dir} >>amp.log' >"$TMP/out" 2>"$TMP/err" ||
+  fail "sweep with '&' in the URL: $(cat "$TMP/err")"
+checks=$((checks + 1))
+[ "$(cat amp.log)" = "$amp
+amp" ] || fail "hook placeholders with '&': got $(cat amp.log)"
+
+# dbgauge's own command line while it runs: the typed password is '*' in /proc/PID/cmdline
+echo 'SELECT 1;' >one.sql
+"$DBGAUGE" run --db sqlite:cmd.db -f one.sql -D db_password=SECRET -T 600s -P 1 >"$TMP/cmd.out" 2>"$TMP/cmd.err" &
+pid=$!
+for _ in $(seq 600); do
+  grep -q 'tps' "$TMP/cmd.out" "$TMP/cmd.err" 2>/dev/null && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.1
+done
+tr '\0' ' ' </proc/$pid/cmdline >"$TMP/cmdline" 2>/dev/null || true
+kill -INT $pid 2>/dev/null || true
+wait $pid || true
+checks=$((checks + 1))
+grep -qF 'db_password=******' "$TMP/cmdline" ||
+  fail "dbgauge's /proc/PID/cmdline: $(cat "$TMP/cmdline")"
+no_secret "dbgauge's /proc/PID/cmdline" "$TMP/cmdline"
+
 # ---- the password options -----------------------------------------------------------------------
 printf 'SECRET\n' >pw
 chmod 600 pw
