@@ -644,6 +644,18 @@ static const dg_backend_option backend_options[] = {
      "PRAGMA journal_mode (default wal for a database file)"},
     {"synchronous", "enum", 0, 0, "off|normal|full|extra|0|1|2|3",
      "PRAGMA synchronous (SQLite's default; loader connections: off)"},
+    /* PRAGMAs that take a number: SQLite reads a word there as 0 or ignores it, so a typo
+       (cache_size=2O00) would pass unnoticed */
+    {"cache_size", "int", -2147483648LL, 2147483647, NULL,
+     "PRAGMA cache_size: pages, or KiB when negative (SQLite's default -2000)"},
+    {"page_size", "int", 512, 65536, NULL, "PRAGMA page_size in bytes, a power of two (a new database only)"},
+    {"mmap_size", "int", 0, 9223372036854775807LL, NULL, "PRAGMA mmap_size in bytes (default 0)"},
+    {"wal_autocheckpoint", "int", -1, 2147483647, NULL,
+     "PRAGMA wal_autocheckpoint in pages (default 1000; 0 or less: off)"},
+    {"journal_size_limit", "int", -1, 9223372036854775807LL, NULL,
+     "PRAGMA journal_size_limit in bytes (default -1: no limit)"},
+    {"temp_store", "enum", 0, 0, "default|file|memory|0|1|2", "PRAGMA temp_store"},
+    {"locking_mode", "enum", 0, 0, "normal|exclusive", "PRAGMA locking_mode (default normal)"},
     {NULL, NULL, 0, 0, NULL, NULL},
 };
 

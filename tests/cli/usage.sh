@@ -51,6 +51,14 @@ run -w tpcc --wl-opt nonsense=1              | 1    | unknown --wl-opt 'nonsense
 run -w tpcb --wl-opt check=full              | 1    | unknown --wl-opt 'check' for workload 'tpcb' (it takes none)
 run --db sqlite:u.db?cahce_size=1 -T 1s      | 1    | unknown SQLite setting 'cahce_size'
 run --db sqlite:u.db?synchronous=bogus -T 1s | 1    | invalid value 'bogus' for sqlite setting 'synchronous'
+run --db 'sqlite:u.db?cache_size=abc' -T 1s  | 1    | invalid value 'abc' for sqlite setting 'cache_size': expected an integer from -2147483648 to 2147483647
+run --db 'sqlite:u.db?page_size=100' -T 1s   | 1    | invalid value '100' for sqlite setting 'page_size': expected an integer from 512 to 65536
+run --conn temp_store=disk -T 1s             | 1    | invalid value 'disk' for sqlite setting 'temp_store'
+run --db 'sqlite:b%zz.db' -T 1s              | 1    | invalid database URL 'sqlite:b%zz.db': bad %-escape in the path
+run --db 'postgres://h/db?sslmode' -T 1s     | 1    | invalid database URL 'postgres://h/db?sslmode': a parameter without '='
+run --db 'postgres://h/db?=x' -T 1s          | 1    | invalid database URL 'postgres://h/db?=x': a parameter without a name
+run --db 'postgres://h/db#frag' -T 1s        | 1    | invalid database URL 'postgres://h/db#frag': a '#'
+sweep --vary terminals=1,,2 -T 1s            | 1    | --vary terminals=1,,2 has an empty value
 sweep --vary json=a.json,b.json -T 1s        | 1    | --vary json: 'json' says where results go
 run --max-tries 0                            | 1    | --max-tries 0 is out of range (1 to 1000000)
 run --workload nosuch                        | 1    | unknown workload 'nosuch'
