@@ -172,6 +172,10 @@ assert run["run"]["command"].startswith(exp["command"]), run["run"]["command"]
 PY
 no_secret "labelled sweep output" "$TMP/lab.out" "$TMP/lab.err" cmdline.log lab-hooks.log
 no_secret "labelled sweep directory" -r lab
+checks=$((checks + 1))
+! find lab sw | grep -q SECRET || fail "a file name holds the password: $(find lab sw | grep SECRET)"
+checks=$((checks + 1))
+ls lab | grep -q 'db=b1' || fail "the point files are not named by their labels: $(ls lab)"
 for fmt in text markdown csv json html; do
   "$DBGAUGE" report --format "$fmt" lab >"$TMP/lab.$fmt" 2>&1 || true
   no_secret "report --format $fmt of the labelled sweep" "$TMP/lab.$fmt"
