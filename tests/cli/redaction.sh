@@ -175,7 +175,7 @@ no_secret "labelled sweep directory" -r lab
 checks=$((checks + 1))
 ! find lab sw | grep -q SECRET || fail "a file name holds the password: $(find lab sw | grep SECRET)"
 checks=$((checks + 1))
-ls lab | grep -q 'db=b1' || fail "the point files are not named by their labels: $(ls lab)"
+ls lab | grep -q 'p001-db=a1-r1.json' || fail "the point files are not named by their labels: $(ls lab)"
 for fmt in text markdown csv json html; do
   "$DBGAUGE" report --format "$fmt" lab >"$TMP/lab.$fmt" 2>&1 || true
   no_secret "report --format $fmt of the labelled sweep" "$TMP/lab.$fmt"
