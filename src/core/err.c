@@ -73,21 +73,3 @@ const char *dg_errclass_name(dg_errclass cls)
     }
     return "unknown";
 }
-
-const char *dg_strerror(int rc)
-{
-    switch (rc) {
-    case DG_OK: return "success";
-    case DG_E_INVAL: return "invalid argument";
-    case DG_E_NOMEM: return "out of memory";
-    case DG_E_IO: return "input/output error";
-    case DG_E_DB: return "database error";
-    case DG_E_PARSE: return "parse error";
-    case DG_E_NOTFOUND: return "not found";
-    case DG_E_UNSUPPORTED: return "not supported";
-    case DG_E_STOPPED: return "stopped";
-    case DG_E_EXISTS: return "already exists";
-    case DG_E_CHECK: return "check failed";
-    }
-    return "unknown error";
-}

@@ -72,7 +72,4 @@ void dg_err_prefix(dg_err *e, const char *fmt, ...) __attribute__((format(printf
 /* Lowercase class name: "retry", "conn_lost", ... */
 const char *dg_errclass_name(dg_errclass cls);
 
-/* A message for a DG_E* code. */
-const char *dg_strerror(int rc);
-
 #endif

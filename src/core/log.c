@@ -55,8 +55,3 @@ void dg_log_set_quiet(bool q)
 {
     quiet = q;
 }
-
-bool dg_log_quiet(void)
-{
-    return quiet;
-}

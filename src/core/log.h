@@ -17,6 +17,5 @@ void dg_log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "dbgauge: error: <context>: <message> [SQLSTATE]" for a dg_err. */
 void dg_log_dberr(const char *context, const dg_err *e);
 void dg_log_set_quiet(bool quiet);
-bool dg_log_quiet(void);
 
 #endif

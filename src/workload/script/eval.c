@@ -39,15 +39,10 @@ static const char *type_name(const scr_value *v)
     return "?";
 }
 
-static int fail(dg_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(dg_err *err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    dg_err_vset(err, DG_E_INVAL, DG_EC_USER, 0, NULL, fmt, ap);
-    va_end(ap);
-    return DG_E_INVAL;
-}
+/* An evaluation error: fills err and is DG_E_INVAL. A macro, not a function: a variadic
+ * function is never inlined, so the compiler could not see that every failure is non-zero,
+ * and warned (Release, -O3) that the callers' outputs "may be used uninitialized". */
+#define fail(err, ...) (dg_err_set((err), DG_E_INVAL, DG_EC_USER, 0, NULL, __VA_ARGS__), DG_E_INVAL)
 
 static int to_int(const scr_value *v, int64_t *out, dg_err *err)
 {

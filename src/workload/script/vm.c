@@ -15,6 +15,7 @@
 #include "workload/script/script.h"
 
 #include "core/clock.h"
+#include "core/xalloc.h"
 #include "workload/script/script_int.h"
 
 #include <inttypes.h>
@@ -56,9 +57,7 @@ static int reserve(scr_vmvar *v, size_t n, dg_err *err)
     size_t cap = v->scap ? v->scap : 32;
     while (cap < n + 1)
         cap *= 2;
-    char *s = realloc(v->s, cap);
-    if (!s)
-        return dg_err_set(err, DG_E_NOMEM, DG_EC_FATAL, 0, NULL, "out of memory");
+    char *s = xrealloc(v->s, cap);
     v->s = s;
     v->scap = cap;
     return 0;
@@ -232,13 +231,9 @@ static int map_columns(dg_script_vm *vm, const scr_cmd *cmd, vstmt *vs, const sc
 {
     int ncols = dg_ncols(vs->stmt);
     if (ncols > vs->capcols) {
-        int *cs = realloc(vs->colslot, (size_t)ncols * sizeof *cs);
-        if (!cs)
-            return dg_err_set(err, DG_E_NOMEM, DG_EC_FATAL, 0, NULL, "out of memory");
+        int *cs = xrealloc(vs->colslot, (size_t)ncols * sizeof *cs);
         vs->colslot = cs;
-        scr_vmvar *st = realloc(vs->stage, (size_t)ncols * sizeof *st);
-        if (!st)
-            return dg_err_set(err, DG_E_NOMEM, DG_EC_FATAL, 0, NULL, "out of memory");
+        scr_vmvar *st = xrealloc(vs->stage, (size_t)ncols * sizeof *st);
         memset(st + vs->capcols, 0, (size_t)(ncols - vs->capcols) * sizeof *st);
         vs->stage = st;
         vs->capcols = ncols;
@@ -251,9 +246,7 @@ static int map_columns(dg_script_vm *vm, const scr_cmd *cmd, vstmt *vs, const sc
         size_t clen = strlen(col);
         if (plen + clen + 1 > vm->namecap) {
             size_t cap = (plen + clen + 1) * 2;
-            char *b = realloc(vm->namebuf, cap);
-            if (!b)
-                return dg_err_set(err, DG_E_NOMEM, DG_EC_FATAL, 0, NULL, "out of memory");
+            char *b = xrealloc(vm->namebuf, cap);
             vm->namebuf = b;
             vm->namecap = cap;
         }
