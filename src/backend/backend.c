@@ -56,12 +56,13 @@ const dg_backend_entry *dg_backend_catalog(size_t *n)
     return catalog;
 }
 
-int dg_backend_names_with(unsigned caps, char *buf, size_t len)
+int dg_backend_names_where(bool (*keep)(const dg_backend *be, const void *arg), const void *arg,
+                           char *buf, size_t len)
 {
     const char *names[NCATALOG];
     size_t k = 0;
     for (size_t i = 0; i < NCATALOG; i++)
-        if (catalog[i].be && (catalog[i].be->caps & caps) == caps)
+        if (catalog[i].be && keep(catalog[i].be, arg))
             names[k++] = catalog[i].name;
     size_t at = 0;
     buf[0] = '\0';
@@ -73,6 +74,17 @@ int dg_backend_names_with(unsigned caps, char *buf, size_t len)
         at += (size_t)w;
     }
     return (int)k;
+}
+
+static bool has_caps(const dg_backend *be, const void *caps)
+{
+    unsigned want = *(const unsigned *)caps;
+    return (be->caps & want) == want;
+}
+
+int dg_backend_names_with(unsigned caps, char *buf, size_t len)
+{
+    return dg_backend_names_where(has_caps, &caps, buf, len);
 }
 
 /* Scheme aliases users type. */
@@ -654,7 +666,8 @@ int dg_url_parse(const char *url, dg_url *out, dg_err *err)
     bool has_password = u.password != NULL;
     for (int i = 0; i < u.nparams && !has_password; i++)
         has_password = is_password_param(u.params[i].name);
-    if (!has_password && default_password && strcmp(u.scheme, "sqlite") != 0)
+    const dg_backend *be = dg_backend_for_scheme(u.scheme);
+    if (!has_password && default_password && !(be && (be->caps & DG_CAP_NO_LOGIN)))
         u.password = xstrdup(default_password);
     *out = u;
     return 0;

@@ -291,7 +291,9 @@ enum {
     DG_CAP_NONBLOCKING = 1u << 4,        /* a connection opened on a fiber never blocks its
                                             thread: every wait goes through dg_wait_fd
                                             (core/wait.h), so the events engine can run many
-                                            terminals on one thread */
+                                            terminals on one thread */    DG_CAP_NO_LOGIN = 1u << 6,           /* the engine has no users or passwords (SQLite):
+                                            the default password (--password-file,
+                                            DBGAUGE_PASSWORD) is not given to its URLs */
 };
 
 /* ---- backend options ---------------------------------------------------------------- */
@@ -450,6 +452,9 @@ const dg_backend_entry *dg_backend_catalog(size_t *n);
  * ("postgres and mysql", "postgres, mysql and x"; "" when there is none) in buf; returns
  * how many. */
 int dg_backend_names_with(unsigned caps, char *buf, size_t len);
+/* The same for the built backends for which keep(be, arg) is true. */
+int dg_backend_names_where(bool (*keep)(const dg_backend *be, const void *arg), const void *arg,
+                           char *buf, size_t len);
 /* The entry for a URL scheme (aliases: sqlite3, postgresql, pg, mariadb, fb); NULL if the
  * scheme is unknown. */
 const dg_backend_entry *dg_backend_lookup(const char *scheme);

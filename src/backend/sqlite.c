@@ -663,7 +663,7 @@ const dg_backend dg_backend_sqlite = {
     .name = "sqlite",
     .schemes = sqlite_schemes,
     .url_help = "sqlite:PATH | sqlite::memory:",
-    .caps = DG_CAP_CONN_CACHE_STATS | DG_CAP_EMBEDDED,
+    .caps = DG_CAP_CONN_CACHE_STATS | DG_CAP_EMBEDDED | DG_CAP_NO_LOGIN,
     .dialect = &sqlite_dialect,
     .options = backend_options,
     .other_options = "any other name runs as PRAGMA NAME=VALUE",

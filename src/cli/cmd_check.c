@@ -91,6 +91,8 @@ int dg_cmd_list(dg_options *o)
     if (dg_backend_names_with(DG_CAP_NONBLOCKING, events, sizeof events) > 0)
         printf("  (the events engine, --workers N, serves %s; the others run a thread per "
                "terminal)\n", events);
+    if (dg_backend_names_with(DG_CAP_PIPELINE, events, sizeof events) > 0)
+        printf("  (--pipeline, a transaction in one round trip, serves %s)\n", events);
     /* each built backend's own settings, from its option table */
     for (size_t i = 0; i < n; i++) {
         const dg_backend *be = cat[i].be;

@@ -60,7 +60,7 @@ postgres|mysql|firebird)
   ;;
 *)
   expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcc --wl-opt procedures=1 -t 1 -q --no-results
-  grep -q "dbgauge has no stored procedures for $backend (it has them for postgres, mysql and firebird)" "$TMP/err" || { cat "$TMP/err"; fail "procedures refusal"; }
+  grep -q "dbgauge has no stored procedures for $backend (this build has them for " "$TMP/err" || { cat "$TMP/err"; fail "procedures refusal"; }
   ;;
 esac
 

@@ -864,14 +864,24 @@ int dg_tpcc_procs_drop(dg_conn *conn, dg_err *err)
     return rc;
 }
 
+static bool has_procs(const dg_backend *be, const void *unused)
+{
+    (void)unused;
+    return dg_tpcc_procs_available(be->dialect);
+}
+
 int dg_tpcc_procs_install(dg_conn *conn, dg_err *err)
 {
     const dg_dialect *d = conn->dialect;
-    if (!dg_tpcc_procs_available(d))
+    if (!dg_tpcc_procs_available(d)) {
+        char which[128];
+        if (dg_backend_names_where(has_procs, NULL, which, sizeof which) == 0)
+            snprintf(which, sizeof which, "no backend: it was built without the server ones");
         return dg_err_fail(err, DG_E_INVAL,
                            "tpcc --wl-opt procedures=1: dbgauge has no stored procedures for "
-                           "%s (it has them for postgres, mysql and firebird)",
-                           d->name);
+                           "%s (this build has them for %s)",
+                           d->name, which);
+    }
     const char *const *ddl = d->proc_style == DG_PROC_PLPGSQL ? pg_ddl
                              : d->proc_style == DG_PROC_PSQL  ? psql_ddl
                                                               : psm_ddl;
