@@ -70,7 +70,7 @@ int dg_result_write(json_t *doc, const char *path, dg_err *err)
     char *withnl = xrealloc(text, len + 2);
     withnl[len] = '\n';
     withnl[len + 1] = '\0';
-    int rc = dg_write_atomic(path, withnl, len + 1, "result file", err);
+    int rc = dg_file_write(path, withnl, len + 1, "result file", err);
     free(withnl);
     return rc;
 }
