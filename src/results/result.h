@@ -39,7 +39,7 @@ int dg_result_write(json_t *doc, const char *path, dg_err *err);
 /* The largest result file dg_result_read accepts (about a week of 1-second intervals). */
 #define DG_RESULT_MAX_BYTES (1024 << 20)
 
-/* Reads and validates a result file (must have dbgauge.format <= DG_RESULT_FORMAT): a
+/* Reads and validates a result file (dbgauge.format an integer from 1 to DG_RESULT_FORMAT): a
  * regular file of at most DG_RESULT_MAX_BYTES. *out written only on success. DG_E_IO /
  * DG_E_PARSE with "FILE:LINE:COL: ..." errors. */
 int dg_result_read(const char *path, json_t **out, dg_err *err);

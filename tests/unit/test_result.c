@@ -440,7 +440,19 @@ static const struct {
                          leading "COL" stands for a column number ("FILE:LINE:COL: ...") */
 } reads[] = {
     {"ok.json", "{\"dbgauge\": {\"format\": 1}}", 0, NULL, NULL},
-    {"older.json", "{\"dbgauge\": {\"format\": 0, \"version\": \"0.0.1\"}}", 0, NULL, NULL},
+    /* formats start at 1: 0 and below were never written, the document is not ours */
+    {"zero.json", "{\"dbgauge\": {\"format\": 0, \"version\": \"0.0.1\"}}", DG_E_PARSE,
+     ": dbgauge.format 0 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+    {"minus.json", "{\"dbgauge\": {\"format\": -1}}", DG_E_PARSE,
+     ": dbgauge.format -1 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+    {"nullfmt.json", "{\"dbgauge\": {\"format\": null}}", DG_E_PARSE,
+     ": dbgauge.format null is not a result format (this dbgauge reads format 1, an integer)",
+     NULL},
+    {"longfmt.json", "{\"dbgauge\": {\"format\": \"0123456789012345678901234567890123456789\"}}",
+     DG_E_PARSE,
+     ": dbgauge.format \"012345678901234567890123456789012345678... is not a result format (this "
+     "dbgauge reads format 1, an integer)",
+     NULL},
     /* the number in the message is checked in test_known_bugs */
     {"newer.json", "{\"dbgauge\": {\"format\": 2}}", DG_E_PARSE, ": result format ",
      " is newer than this dbgauge understands (1)"},
@@ -450,9 +462,9 @@ static const struct {
      NULL},
     {"array.json", "[1, 2]", DG_E_PARSE, ": not a dbgauge result file (no dbgauge.format)", NULL},
     {"strfmt.json", "{\"dbgauge\": {\"format\": \"1\"}}", DG_E_PARSE,
-     ": not a dbgauge result file (no dbgauge.format)", NULL},
+     ": dbgauge.format \"1\" is not a result format (this dbgauge reads format 1, an integer)", NULL},
     {"realfmt.json", "{\"dbgauge\": {\"format\": 1.0}}", DG_E_PARSE,
-     ": not a dbgauge result file (no dbgauge.format)", NULL},
+     ": dbgauge.format 1.0 is not a result format (this dbgauge reads format 1, an integer)", NULL},
     {"flat.json", "{\"dbgauge\": 1}", DG_E_PARSE,
      ": not a dbgauge result file (no dbgauge.format)", NULL},
     {"malformed.json", "{\"dbgauge\": {\"format\": 1},\n  \"x\": }\n", DG_E_PARSE, ":2:",
