@@ -34,6 +34,8 @@ int dg_cmd_compare(dg_options *o)
         dg_log_error("%s", err.msg);
         goto out;
     }
+    if (dg_cli_check_output(o->output, sides, 2))
+        goto out;
     rep = dg_compare_build(&sides[0], &sides[1], o->args[0], o->args[1], o->metric);
     if (dg_report_emit(rep, o->output, o->format, &err)) {
         dg_log_error("%s", err.msg);

@@ -1,7 +1,7 @@
 /*
  * cmd_load.c - `dbgauge load`: connect, refuse existing tables unless --drop, load
  * (session/load.c times the steps; session_ui.c prints them and the load report), and
- * write the load's result file (kind "load") atomically, like `run`'s.
+ * write the load's result file (kind "load") like `run`'s (--json - included).
  */
 #include "cli/commands.h"
 
@@ -22,18 +22,14 @@ int dg_cmd_load(dg_options *o)
     dg_session_stage stage = DG_STAGE_SETUP;
     dg_err err = DG_ERR_INIT;
     int status = 0;
+    int saved = dg_cli_stdout_aside(o);
     if (dg_session_load_doc(&cfg, &doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);
     } else if (!o->no_results) {
-        char path[1024];
-        dg_cli_result_path(o, doc, "load", path, sizeof path);
-        if (dg_result_write(doc, path, &err)) {
-            dg_log_error("%s", err.msg);
-            status = 2;
-        } else if (!o->quiet) {
-            printf("result file: %s\n", path);
-        }
+        status = dg_cli_write_result(o, doc, "load", saved);
+        saved = -1;
     }
+    dg_cli_stdout_back(saved);
     json_decref(doc);
     dg_workload_free(wl);
     return status;

@@ -2,17 +2,21 @@
  * cmd_run.c - `dbgauge run`: the options become a session config (session/), the session
  * prepares the database, runs the workload and builds the result document; this command
  * prints it (live lines through the session UI, the summary at the end) and writes the
- * result file atomically.
+ * result file (atomically; core/file.h). With --json - (or /dev/stdout) the JSON is the
+ * only thing on stdout: what would be printed there goes to stderr.
  */
 #include "cli/commands.h"
 
+#include "core/file.h"
 #include "core/log.h"
 #include "report/text.h"
 #include "results/result.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 void dg_cli_result_path(const dg_options *o, const json_t *doc, const char *kind, char *buf, size_t len)
 {
@@ -34,6 +38,51 @@ void dg_cli_result_path(const dg_options *o, const json_t *doc, const char *kind
              kind ? kind : "", dg_res_str(doc, "run.backend"));
 }
 
+int dg_cli_stdout_aside(const dg_options *o)
+{
+    if (o->no_results || !o->json_path || !dg_file_is_stdout(o->json_path))
+        return -1;
+    fflush(stdout);
+    int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (saved < 0)
+        return -1;
+    if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+        close(saved);
+        return -1;
+    }
+    return saved;
+}
+
+void dg_cli_stdout_back(int saved)
+{
+    if (saved < 0)
+        return;
+    fflush(stdout);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+}
+
+/* Writes the result document where the options say and tells where it went (on stderr
+ * when it went to stdout). 0, or exit status 2 when it could not be written. */
+int dg_cli_write_result(const dg_options *o, json_t *doc, const char *kind, int saved_stdout)
+{
+    char path[1024];
+    dg_cli_result_path(o, doc, kind, path, sizeof path);
+    dg_cli_stdout_back(saved_stdout);
+    dg_err err = DG_ERR_INIT;
+    if (dg_result_write(doc, path, &err)) {
+        dg_log_error("%s", err.msg);
+        return 2;
+    }
+    if (o->quiet && kind)
+        return 0;
+    if (saved_stdout >= 0)
+        fprintf(stderr, "result file: standard output\n");
+    else
+        printf("result file: %s\n", path);
+    return 0;
+}
+
 int dg_cmd_run(dg_options *o)
 {
     dg_workload *wl = NULL;
@@ -46,23 +95,18 @@ int dg_cmd_run(dg_options *o)
     dg_session_stage stage;
     dg_err err = DG_ERR_INIT;
     int status;
+    int saved = dg_cli_stdout_aside(o);
     if (dg_session_run(&cfg, &doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);
         goto out;
     }
     status = dg_res_get(doc, "run.complete") == json_true() ? 0 : 2;
     dg_report_text_run(stdout, doc);
-    if (!o->no_results) {
-        char path[1024];
-        dg_cli_result_path(o, doc, NULL, path, sizeof path);
-        if (dg_result_write(doc, path, &err)) {
-            dg_log_error("%s", err.msg);
-            status = 2;
-        } else {
-            printf("result file: %s\n", path);
-        }
-    }
+    if (!o->no_results && dg_cli_write_result(o, doc, NULL, saved))
+        status = 2;
+    saved = -1;
 out:
+    dg_cli_stdout_back(saved);
     json_decref(doc);
     dg_workload_free(wl);
     return status;

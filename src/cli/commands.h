@@ -23,6 +23,25 @@ int dg_cmd_compare(dg_options *o);
  * is and other messages as "dbgauge: error: ...". */
 void dg_cli_input_error(const dg_err *err);
 
+/* Shared by report and compare: refuses an output (-o; NULL: standard output) that is one
+ * of the inputs of the sets (a result file or a sweep index, the same file by device and
+ * inode or by realpath), with a message, before anything is written. 0 or exit status 1. */
+struct dg_rep_set;
+int dg_cli_check_output(const char *output, const struct dg_rep_set *sets, int nsets);
+
+/* Shared by run and load (cmd_run.c): with the result going to standard output (--json -
+ * or /dev/stdout), everything else the command prints on stdout (header, live lines,
+ * summary) goes to stderr instead, so that stdout holds the JSON alone. dg_cli_stdout_aside
+ * points descriptor 1 at stderr and returns the saved stdout (or -1 when the result does
+ * not go to stdout); dg_cli_stdout_back puts it back (-1: nothing to do). */
+int dg_cli_stdout_aside(const dg_options *o);
+void dg_cli_stdout_back(int saved);
+
+/* Writes a run's or load's result document (kind as for dg_cli_result_path) and prints
+ * where it went; first puts back the stdout that dg_cli_stdout_aside saved (-1: none).
+ * 0, or exit status 2 when it could not be written (the error printed). */
+int dg_cli_write_result(const dg_options *o, json_t *doc, const char *kind, int saved_stdout);
+
 /* Shared by run, load, check and sweep (session_ui.c). */
 
 /* Opens the workload named by the options (parse errors printed). 0 or exit status 1. */

@@ -131,7 +131,7 @@ static const optdef optdefs[] = {
      F(scripts), F(nscripts), 0, 0, 2147483647},
     {"define", 'D', K_SETTING, "NAME=VALUE", RUNS, "script variable; repeatable", F(defines),
      F(ndefines), 0, 0, 0},
-    {"json", 0, K_STRING, "FILE", RUNLOAD, "write the result file here (default results/...)",
+    {"json", 0, K_STRING, "FILE", RUNLOAD, "write the result file here ('-': standard output, the rest goes to stderr; default results/...)",
      F(json_path), 0, 0, 0, 0},
     {"results-dir", 0, K_STRING, "DIR", RUNLOAD, "directory for result files (default results)",
      F(results_dir), 0, 0, 0, 0},
@@ -173,7 +173,7 @@ static const optdef optdefs[] = {
     {"size", 0, K_SIZE, "SIZE", RUNLOAD, "pick the scale for about this database size (e.g. 5GB)",
      F(size_bytes), 0, 0, 1, 1e15},
 
-    {"output", 'o', K_STRING, "FILE", REPORTS, "write to FILE (atomically) instead of standard output",
+    {"output", 'o', K_STRING, "FILE", REPORTS, "write to FILE (atomically; a device or fifo in place) instead of standard output",
      F(output), 0, 0, 0, 0},
     {"format", 0, K_STRING, "FMT", REPORTS,
      "html, text, markdown, csv or json (default: html when FILE ends in .html, else text)",

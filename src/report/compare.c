@@ -487,6 +487,22 @@ static const char *side_common(const dg_rep_set *s, const char *path)
     return v;
 }
 
+/* The one number at path shared by every run of a side, or NaN when they differ or one
+ * lacks it; with `none` (the field's meaning of null, e.g. "no rate"), a null or missing
+ * value counts as 0 (and 0 is shown as `none`). */
+static double side_common_num(const dg_rep_set *s, const char *path, const char *none)
+{
+    double v = NAN;
+    for (int i = 0; i < s->nruns; i++) {
+        json_t *j = dg_res_get(s->runs[i].doc, path);
+        double x = json_is_number(j) ? json_number_value(j) : none && (!j || json_is_null(j)) ? 0 : NAN;
+        if (isnan(x) || (!isnan(v) && v != x))
+            return NAN;
+        v = x;
+    }
+    return v;
+}
+
 int dg_compare_check(const dg_rep_set *a, const dg_rep_set *b, const char *want, dg_err *err)
 {
     /* every --metric name must be one of the run metrics or a workload metric of a side */
@@ -555,6 +571,30 @@ static void difference_notes(dg_report *rep, const dg_rep_set *a, const dg_rep_s
         dg_report_note(rep, "A and B sent their transactions differently (%s vs %s): one round "
                             "trip a statement or one a transaction, a labelled mode each",
                        ea, eb);
+    /* run parameters that change what is measured: the load offered (terminals, pacing)
+     * and how it is driven */
+    static const struct {
+        const char *path, *what, *none;
+    } params[] = {
+        {"run.terminals", "terminal counts", NULL},
+        {"run.rate_tps", "target rates", "none"},
+        {"run.think_time_ms", "think times", "none"},
+        {"run.engine.workers", "worker threads", NULL},
+    };
+    for (size_t i = 0; i < sizeof params / sizeof params[0]; i++) {
+        double va = side_common_num(a, params[i].path, params[i].none);
+        double vb = side_common_num(b, params[i].path, params[i].none);
+        if (isnan(va) || isnan(vb) || va == vb)
+            continue;
+        char ta[32], tb[32];
+        snprintf(ta, sizeof ta, "%g", va);
+        snprintf(tb, sizeof tb, "%g", vb);
+        dg_report_note(rep, "A and B ran with different %s (%s %s vs %s): the verdicts compare "
+                            "that too, not only what you changed",
+                       params[i].what, params[i].path,
+                       va == 0 && params[i].none ? params[i].none : ta,
+                       vb == 0 && params[i].none ? params[i].none : tb);
+    }
     if (a->nruns == 1 && b->nruns == 1) {
         double sa = dg_res_num(a->runs[0].doc, "run.scale", NAN);
         double sb = dg_res_num(b->runs[0].doc, "run.scale", NAN);

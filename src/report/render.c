@@ -571,16 +571,18 @@ void dg_report_render(dg_strbuf *out, const dg_report *r, dg_rep_format f)
     }
 }
 
-/* ---- atomic write ------------------------------------------------------------------------- */
+/* ---- writing ------------------------------------------------------------------------- */
 
 int dg_report_save(const char *path, const char *text, size_t len, dg_err *err)
 {
-    return dg_write_atomic(path, text, len, "report", err);
+    return dg_file_write(path, text, len, "report", err);
 }
 
 int dg_report_emit(const dg_report *r, const char *path, const char *format, dg_err *err)
 {
     dg_rep_format f = DG_FMT_TEXT;
+    if (path && strcmp(path, "-") == 0)
+        path = NULL;
     size_t n = path ? strlen(path) : 0;
     if (format) {
         if (dg_rep_format_parse(format, &f) != 0)

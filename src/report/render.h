@@ -1,7 +1,7 @@
 /*
  * render.h - output formats of a report model (model.h): text, markdown, CSV, JSON
  * (render.c) and self-contained HTML with inline SVG charts (html.c, svg.c), plus the
- * atomic file write used by `report` and `compare`.
+ * file write used by `report` and `compare`.
  *
  * Renderers append to a caller-owned dg_strbuf; they read the model only.
  */
@@ -49,12 +49,15 @@ json_t *dg_report_json(const dg_report *r);
 /* One self-contained HTML page (html.c). */
 void dg_report_html(dg_strbuf *out, const dg_report *r);
 
-/* Writes len bytes of text to path atomically (temp file in the same directory, fsync,
- * rename). 0 or DG_E_IO with the path and reason in err; on failure nothing is left. */
+/* Writes len bytes of text to path with dg_file_write (core/file.h): atomically (temp
+ * file in the target's directory, fsync, rename; symbolic links followed) for a regular or
+ * new file, in place for a device or fifo, "-" to standard output. 0 or DG_E_IO with the
+ * path and reason in err; on failure nothing is left. */
 int dg_report_save(const char *path, const char *text, size_t len, dg_err *err);
 
 /* Renders r in `format` (a name for dg_rep_format_parse; NULL: html when path ends in
- * ".html", else text) and writes it to path atomically, or to stdout when path is NULL.
+ * ".html", else text) and writes it to path (dg_report_save), or to stdout when path is
+ * NULL or "-".
  * 0, DG_E_INVAL (unknown format) or DG_E_IO, with a message in err. */
 int dg_report_emit(const dg_report *r, const char *path, const char *format, dg_err *err);
 

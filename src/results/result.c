@@ -70,7 +70,7 @@ int dg_result_write(json_t *doc, const char *path, dg_err *err)
     char *withnl = xrealloc(text, len + 2);
     withnl[len] = '\n';
     withnl[len + 1] = '\0';
-    int rc = dg_write_atomic(path, withnl, len + 1, "result file", err);
+    int rc = dg_file_write(path, withnl, len + 1, "result file", err);
     free(withnl);
     return rc;
 }
@@ -96,10 +96,27 @@ int dg_result_read(const char *path, json_t **out, dg_err *err)
                            je.text);
     }
     json_t *fmt = json_object_get(json_object_get(doc, "dbgauge"), "format");
-    if (!json_is_object(doc) || !json_is_integer(fmt)) {
+    if (!json_is_object(doc) || !fmt) {
         json_decref(doc);
         return dg_err_fail(err, DG_E_PARSE, "%s: not a dbgauge result file (no dbgauge.format)",
                            path);
+    }
+    if (!json_is_integer(fmt) || json_integer_value(fmt) < 1) {
+        /* the value as the file has it, shortened: a format is a small integer */
+        char *shown = json_dumps(fmt, JSON_ENCODE_ANY | JSON_COMPACT);
+        char accepted[48];
+        if (DG_RESULT_FORMAT == 1)
+            snprintf(accepted, sizeof accepted, "format 1");
+        else
+            snprintf(accepted, sizeof accepted, "formats 1 to %d", DG_RESULT_FORMAT);
+        int rc = dg_err_fail(err, DG_E_PARSE,
+                             "%s: dbgauge.format %.40s%s is not a result format (this dbgauge reads "
+                             "%s, an integer)",
+                             path, shown ? shown : "?", shown && strlen(shown) > 40 ? "..." : "",
+                             accepted);
+        free(shown);
+        json_decref(doc);
+        return rc;
     }
     /* fmt is borrowed from doc: read the number before the document is released */
     json_int_t format = json_integer_value(fmt);

@@ -7,8 +7,9 @@
  * structure as the model means a field added by a newer dbgauge survives a read and
  * reports can only ever show what a file really contains.
  *
- * Writing is atomic: the document goes to a temporary file in the target directory,
- * is flushed to disk, and is renamed over the target, so a reader never sees half a file.
+ * Writing a file is atomic: the document goes to a temporary file in the target's
+ * directory, is flushed to disk, and is renamed over the target, so a reader never sees
+ * half a file (devices, fifos and standard output are written as they are: core/file.h).
  *
  * Ownership: functions returning json_t * give the caller a new reference
  * (json_decref() when done); dg_res_* getters return borrowed values valid while the
@@ -29,14 +30,16 @@
 /* A new document with {"dbgauge": {"version", "format"}}. */
 json_t *dg_result_new(void);
 
-/* Writes doc to path atomically (temp file + fsync + rename). Creates the parent
- * directory if it is missing. 0, or DG_E_IO with the path and reason in err. */
+/* Writes doc to path with dg_file_write (core/file.h): atomically (temp file + fsync +
+ * rename) for a regular or new file, following symbolic links; in place for a device or
+ * fifo; "-" is standard output. Creates the parent directory if it is missing. 0, or
+ * DG_E_IO with the path and reason in err. */
 int dg_result_write(json_t *doc, const char *path, dg_err *err);
 
 /* The largest result file dg_result_read accepts (about a week of 1-second intervals). */
 #define DG_RESULT_MAX_BYTES (1024 << 20)
 
-/* Reads and validates a result file (must have dbgauge.format <= DG_RESULT_FORMAT): a
+/* Reads and validates a result file (dbgauge.format an integer from 1 to DG_RESULT_FORMAT): a
  * regular file of at most DG_RESULT_MAX_BYTES. *out written only on success. DG_E_IO /
  * DG_E_PARSE with "FILE:LINE:COL: ..." errors. */
 int dg_result_read(const char *path, json_t **out, dg_err *err);

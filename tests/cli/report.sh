@@ -258,6 +258,26 @@ grep -q "A and B sent their transactions differently (statements vs procedures)"
 grep -q "sent their transactions differently" "$TMP/cmp-be.out" && fail "a note on execution modes where both sent statements"
 dg report "$TMP/b1-procs.json" >"$TMP/rep-ex.out" 2>&1 || fail "report of a procedures run: exit $?"
 grep -Eq "execution: +procedures" "$TMP/rep-ex.out" || fail "the report does not name the execution mode: $(grep -n workload "$TMP/rep-ex.out")"
+# different terminal counts and pacing: said, with the field and both values
+checks=$((checks + 1))
+"$PY" - "$RES/compare/b1.json" "$TMP/b1-c8.json" "$TMP/b1-rate.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["run"]["terminals"]
+d["run"]["terminals"] = t * 2
+json.dump(d, open(sys.argv[2], "w"))
+d["run"]["terminals"] = t
+d["run"]["rate_tps"] = 250.0
+json.dump(d, open(sys.argv[3], "w"))
+PY
+ta=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["run"]["terminals"])' "$RES/compare/a1.json")
+dg compare compare/a1.json "$TMP/b1-c8.json" >"$TMP/cmp-c8.out" 2>&1 || fail "compare of terminal counts: exit $?"
+grep -q "A and B ran with different terminal counts (run.terminals $ta vs $((ta * 2))): the verdicts compare that too" "$TMP/cmp-c8.out" \
+  || fail "compare of different terminal counts does not say so: $(head -8 "$TMP/cmp-c8.out")"
+dg compare compare/a1.json "$TMP/b1-rate.json" >"$TMP/cmp-rate.out" 2>&1 || fail "compare of rates: exit $?"
+grep -q "A and B ran with different target rates (run.rate_tps none vs 250)" "$TMP/cmp-rate.out" \
+  || fail "compare of a paced run with an unpaced one does not say so: $(head -8 "$TMP/cmp-rate.out")"
+grep -q "ran with different" "$TMP/cmp-be.out" && fail "a note on run parameters where they are equal"
 checks=$((checks + 1))
 dg compare sweep sweep >"$TMP/cmp-sweep.txt" 2>&1 || fail "compare sweep sweep: exit $?"
 [ "$(grep -c '^Comparison: scale=' "$TMP/cmp-sweep.txt")" = 6 ] || fail "compare of two sweeps should match 6 points"

@@ -7,7 +7,7 @@
  * dg_result_read() reads, as report and compare read result files. What must hold: no
  * crash, no sanitizer report, no leak; a refused file gives DG_E_PARSE or DG_E_IO with a
  * message that names the file and leaves *out untouched; an accepted one is a JSON object
- * whose dbgauge.format is an integer no newer than DG_RESULT_FORMAT.
+ * whose dbgauge.format is an integer from 1 to DG_RESULT_FORMAT.
  */
 #include "core/err.h"
 #include "results/result.h"
@@ -88,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc == 0) {
         json_t *fmt = dg_res_get(out, "dbgauge.format");
         if (out == sentinel || !json_is_object(out) || !json_is_integer(fmt) ||
-            json_integer_value(fmt) > DG_RESULT_FORMAT)
+            json_integer_value(fmt) < 1 || json_integer_value(fmt) > DG_RESULT_FORMAT)
             abort();
         use_document(out);
         json_decref(out);

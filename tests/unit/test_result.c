@@ -12,16 +12,21 @@
 #include "dgtest_fs.h"
 
 #include "core/err.h"
+#include "core/file.h"
 #include "results/result.h"
 #include "stats/hist.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 static char root[64];
@@ -248,13 +253,12 @@ static void test_write_errors(void)
     DG_CHECK_STR(e.msg, msg);
     DG_CHECK_STR(listing(dir), "plain");
 
-    /* the target is a directory: the rename fails and the temporary file goes */
+    /* the target is a directory: refused before a temporary file is made */
     snprintf(path, sizeof path, "%s/adir", dir);
     mkdir(path, 0755);
     DG_CHECK_INT(dg_result_write(doc, path, &e), DG_E_IO);
-    snprintf(msg, sizeof msg, "cannot write result file '%s': ", path);
-    DG_CHECK(starts_with(e.msg, msg));
-    DG_CHECK(strstr(e.msg, "Is a directory") != NULL);
+    snprintf(msg, sizeof msg, "cannot write result file '%s': it is a directory", path);
+    DG_CHECK_STR(e.msg, msg);
     DG_CHECK_STR(listing(dir), "adir plain");
     DG_CHECK_STR(listing(path), "");
 
@@ -262,6 +266,168 @@ static void test_write_errors(void)
     snprintf(path, sizeof path, "%s/r.json", plain);
     DG_CHECK_INT(dg_result_write(doc, path, NULL), DG_E_IO);
     json_decref(doc);
+}
+
+/* ---- where a write goes (core/file.h) ------------------------------------------------------ */
+
+/* The "which" field of the result file at path, or "?" when it does not read. */
+static const char *which_of(const char *path)
+{
+    static char buf[64];
+    json_t *doc = NULL;
+    if (dg_result_read(path, &doc, NULL) != 0)
+        return "?";
+    const char *w = dg_res_str(doc, "which");
+    snprintf(buf, sizeof buf, "%s", w ? w : "-");
+    json_decref(doc);
+    return buf;
+}
+
+static bool is_link(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
+/* A symbolic link is followed: the target is replaced (keeping its mode), the link stays
+ * a link; also through a chain of links, an absolute one, and a dangling one (the target
+ * is created). */
+static void test_write_links(void)
+{
+    char dir[256], path[512], target[512];
+    subdir("links", dir, sizeof dir);
+    snprintf(target, sizeof target, "%s/target.json", dir);
+    write_text(target, "old\n");
+    chmod(target, 0640);
+    snprintf(path, sizeof path, "%s/link.json", dir);
+    DG_CHECK_INT(symlink("target.json", path), 0);
+    json_t *doc = dg_result_new();
+    json_object_set_new(doc, "which", json_string("one"));
+    DG_CHECK_INT(dg_result_write(doc, path, NULL), 0);
+    DG_CHECK(is_link(path));
+    DG_CHECK_STR(which_of(target), "one");
+    struct stat st;
+    DG_CHECK_INT(stat(target, &st), 0);
+    DG_CHECK_INT(st.st_mode & 07777, 0640);
+    DG_CHECK_STR(listing(dir), "link.json target.json");
+
+    /* link2 -> link.json -> target.json, link2 by its absolute path */
+    char link2[512];
+    snprintf(link2, sizeof link2, "%s/link2.json", dir);
+    DG_CHECK_INT(symlink(path, link2), 0);
+    json_object_set_new(doc, "which", json_string("two"));
+    DG_CHECK_INT(dg_result_write(doc, link2, NULL), 0);
+    DG_CHECK(is_link(link2) && is_link(path));
+    DG_CHECK_STR(which_of(target), "two");
+
+    /* a link into another directory whose target does not exist yet */
+    char sub[300], dangling[512], made[512];
+    snprintf(sub, sizeof sub, "%s/sub", dir);
+    mkdir(sub, 0755);
+    snprintf(dangling, sizeof dangling, "%s/dangling.json", dir);
+    DG_CHECK_INT(symlink("sub/new.json", dangling), 0);
+    json_object_set_new(doc, "which", json_string("three"));
+    DG_CHECK_INT(dg_result_write(doc, dangling, NULL), 0);
+    DG_CHECK(is_link(dangling));
+    snprintf(made, sizeof made, "%s/new.json", sub);
+    DG_CHECK_STR(which_of(made), "three");
+    DG_CHECK_STR(listing(sub), "new.json");
+
+    /* a loop of links is refused and leaves nothing behind */
+    char l1[512], l2[512];
+    snprintf(l1, sizeof l1, "%s/loop1", dir);
+    snprintf(l2, sizeof l2, "%s/loop2", dir);
+    DG_CHECK_INT(symlink("loop2", l1), 0);
+    DG_CHECK_INT(symlink("loop1", l2), 0);
+    dg_err e = DG_ERR_INIT;
+    DG_CHECK_INT(dg_result_write(doc, l1, &e), DG_E_IO);
+    DG_CHECK(strstr(e.msg, "Too many levels of symbolic links") != NULL);
+    DG_CHECK_STR(listing(dir), "dangling.json link.json link2.json loop1 loop2 sub target.json");
+    json_decref(doc);
+}
+
+/* An existing fifo is written in place (the reader gets the document; no temporary file,
+ * no rename), a socket is refused. */
+static void test_write_special(void)
+{
+    char dir[256], path[512];
+    subdir("special", dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    DG_CHECK_INT(mkfifo(path, 0644), 0);
+    /* the reader is open before the write, so the writer's open does not wait; the small
+     * document fits in the pipe's buffer */
+    int rd = open(path, O_RDONLY | O_NONBLOCK);
+    DG_CHECK(rd >= 0);
+    json_t *doc = dg_result_new();
+    json_object_set_new(doc, "which", json_string("fifo"));
+    dg_err e = DG_ERR_INIT;
+    DG_CHECK_INT(dg_result_write(doc, path, &e), 0);
+    char buf[4096];
+    ssize_t n = read(rd, buf, sizeof buf - 1);
+    DG_CHECK(n > 0);
+    buf[n > 0 ? n : 0] = '\0';
+    close(rd);
+    json_t *back = json_loads(buf, 0, NULL);
+    DG_CHECK_STR(dg_res_str(back, "which"), "fifo");
+    json_decref(back);
+    struct stat st;
+    DG_CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode));
+    DG_CHECK_STR(listing(dir), "fifo");
+
+    /* a socket: nothing to write into */
+    char sock[512];
+    snprintf(sock, sizeof sock, "%s/sock", dir);
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct sockaddr_un sa = {.sun_family = AF_UNIX};
+    snprintf(sa.sun_path, sizeof sa.sun_path, "%s", sock);
+    if (s >= 0 && strlen(sock) < sizeof sa.sun_path &&
+        bind(s, (struct sockaddr *)&sa, sizeof sa) == 0) {
+        DG_CHECK_INT(dg_result_write(doc, sock, &e), DG_E_IO);
+        char want[700];
+        snprintf(want, sizeof want,
+                 "cannot write result file '%s': it is a socket (write to a file, a fifo, a "
+                 "device or '-')",
+                 sock);
+        DG_CHECK_STR(e.msg, want);
+        DG_CHECK(lstat(sock, &st) == 0 && S_ISSOCK(st.st_mode));
+        DG_CHECK_STR(listing(dir), "fifo sock");
+    }
+    if (s >= 0)
+        close(s);
+
+    /* a character device (root only: mknod), a private copy of /dev/null's numbers */
+    char dev[512];
+    snprintf(dev, sizeof dev, "%s/null", dir);
+    if (mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        DG_CHECK_INT(dg_result_write(doc, dev, NULL), 0);
+        DG_CHECK(lstat(dev, &st) == 0 && S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3));
+    }
+    json_decref(doc);
+}
+
+/* dg_file_same: one file by any name (hard link, symbolic link, ./), not two files with
+ * equal contents, not a missing file. */
+static void test_file_same(void)
+{
+    char dir[256], a[512], b[512], hard[512], soft[512], dotted[512], missing[512];
+    subdir("same", dir, sizeof dir);
+    snprintf(a, sizeof a, "%s/a.json", dir);
+    snprintf(b, sizeof b, "%s/b.json", dir);
+    snprintf(hard, sizeof hard, "%s/hard.json", dir);
+    snprintf(soft, sizeof soft, "%s/soft.json", dir);
+    snprintf(dotted, sizeof dotted, "%s/./a.json", dir);
+    snprintf(missing, sizeof missing, "%s/missing.json", dir);
+    write_text(a, "{}\n");
+    write_text(b, "{}\n");
+    DG_CHECK_INT(link(a, hard), 0);
+    DG_CHECK_INT(symlink("a.json", soft), 0);
+    DG_CHECK(dg_file_same(a, a));
+    DG_CHECK(dg_file_same(a, hard));
+    DG_CHECK(dg_file_same(soft, a));
+    DG_CHECK(dg_file_same(dotted, a));
+    DG_CHECK(!dg_file_same(a, b));
+    DG_CHECK(!dg_file_same(a, missing));
+    DG_CHECK(!dg_file_same(missing, missing)); /* nothing to overwrite */
 }
 
 /* ---- reading ------------------------------------------------------------------------------ */
@@ -274,7 +440,19 @@ static const struct {
                          leading "COL" stands for a column number ("FILE:LINE:COL: ...") */
 } reads[] = {
     {"ok.json", "{\"dbgauge\": {\"format\": 1}}", 0, NULL, NULL},
-    {"older.json", "{\"dbgauge\": {\"format\": 0, \"version\": \"0.0.1\"}}", 0, NULL, NULL},
+    /* formats start at 1: 0 and below were never written, the document is not ours */
+    {"zero.json", "{\"dbgauge\": {\"format\": 0, \"version\": \"0.0.1\"}}", DG_E_PARSE,
+     ": dbgauge.format 0 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+    {"minus.json", "{\"dbgauge\": {\"format\": -1}}", DG_E_PARSE,
+     ": dbgauge.format -1 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+    {"nullfmt.json", "{\"dbgauge\": {\"format\": null}}", DG_E_PARSE,
+     ": dbgauge.format null is not a result format (this dbgauge reads format 1, an integer)",
+     NULL},
+    {"longfmt.json", "{\"dbgauge\": {\"format\": \"0123456789012345678901234567890123456789\"}}",
+     DG_E_PARSE,
+     ": dbgauge.format \"012345678901234567890123456789012345678... is not a result format (this "
+     "dbgauge reads format 1, an integer)",
+     NULL},
     /* the number in the message is checked in test_known_bugs */
     {"newer.json", "{\"dbgauge\": {\"format\": 2}}", DG_E_PARSE, ": result format ",
      " is newer than this dbgauge understands (1)"},
@@ -284,9 +462,9 @@ static const struct {
      NULL},
     {"array.json", "[1, 2]", DG_E_PARSE, ": not a dbgauge result file (no dbgauge.format)", NULL},
     {"strfmt.json", "{\"dbgauge\": {\"format\": \"1\"}}", DG_E_PARSE,
-     ": not a dbgauge result file (no dbgauge.format)", NULL},
+     ": dbgauge.format \"1\" is not a result format (this dbgauge reads format 1, an integer)", NULL},
     {"realfmt.json", "{\"dbgauge\": {\"format\": 1.0}}", DG_E_PARSE,
-     ": not a dbgauge result file (no dbgauge.format)", NULL},
+     ": dbgauge.format 1.0 is not a result format (this dbgauge reads format 1, an integer)", NULL},
     {"flat.json", "{\"dbgauge\": 1}", DG_E_PARSE,
      ": not a dbgauge result file (no dbgauge.format)", NULL},
     {"malformed.json", "{\"dbgauge\": {\"format\": 1},\n  \"x\": }\n", DG_E_PARSE, ":2:",
@@ -599,6 +777,9 @@ int main(void)
     DG_RUN(test_overwrite);
     DG_RUN(test_failed_write_keeps_old_file);
     DG_RUN(test_write_errors);
+    DG_RUN(test_write_links);
+    DG_RUN(test_write_special);
+    DG_RUN(test_file_same);
     DG_RUN(test_read);
     DG_RUN(test_hist_round_trip);
     DG_RUN(test_hist_empty);

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Where dbgauge's outputs go (core/file.h): `run --json`, `load --json`, `report -o` and
+# `compare -o` to "-" (standard output holds the JSON alone), to a character device (a
+# private node with /dev/null's numbers, made with mknod: root only), a fifo (read by a
+# reader started before), a symbolic link (the link stays, its target gets the file) and a
+# socket (refused); report and compare refuse an output that is one of their inputs (exit
+# 1, the input unchanged); result files with dbgauge.format 0 or -1 are refused. The
+# machine's /dev/null and /dev/stdout are never named as an output (private stand-ins
+# are: a broken dbgauge replaces those, not the machine's); after the writes they are
+# checked to be what they were.
+# Runs SQLite tpcb with a count of transactions: nothing here waits on the clock.
+source "$(dirname "$0")/common.bash"
+RES="$DG_FIXTURES/results"
+DB="sqlite:$TMP/t.db"
+RUN=(-w tpcb --scale 1 -t 20 -P 0 --db "$DB")
+
+json_ok() { # FILE [KIND]: FILE is one JSON document (a result document of KIND)
+  python3 - "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if len(sys.argv) > 2:
+    assert d["dbgauge"]["format"] == 1, d["dbgauge"]
+    kind = d.get("kind", "run")
+    assert kind == sys.argv[2], "kind %r, wanted %r" % (kind, sys.argv[2])
+PY
+}
+
+# the machine's own /dev/null and /dev/stdout, as they are now
+devnull_was=$(stat -c '%F %t:%T' /dev/null)
+stdout_was=$(stat -c '%F' /dev/stdout)
+stdout_link=$(readlink /dev/stdout)
+machine_ok() { # WHEN: /dev/null and /dev/stdout are still what they were
+  checks=$((checks + 1))
+  [ "$(stat -c '%F %t:%T' /dev/null)" = "$devnull_was" ] || fail "$1: /dev/null is now $(stat -c '%F' /dev/null)"
+  [ "$(stat -c '%F' /dev/stdout)" = "$stdout_was" ] && [ "$(readlink /dev/stdout)" = "$stdout_link" ] \
+    || fail "$1: /dev/stdout is now $(stat -c '%F' /dev/stdout)"
+}
+no_leftovers() { # DIR WHAT: no temporary file of an atomic write left in DIR
+  checks=$((checks + 1))
+  if ls "$1" | grep -q '\.tmp\.'; then fail "$2: temporary files left: $(ls "$1")"; fi
+}
+
+# the tables once; the runs below find them loaded
+"$DBGAUGE" load -w tpcb --scale 1 --db "$DB" -q --no-results >/dev/null 2>"$TMP/load.err" \
+  || { cat "$TMP/load.err" >&2; fail "load: exit $?"; finish; }
+
+# ---- "-": the JSON alone on stdout, the rest on stderr -----------------------------------
+checks=$((checks + 1))
+if "$DBGAUGE" run "${RUN[@]}" --json - >"$TMP/dash.json" 2>"$TMP/dash.err"; then
+  json_ok "$TMP/dash.json" run || fail "run --json -: stdout is not the result document: $(head -c 300 "$TMP/dash.json")"
+  grep -q '^results: tpcb on sqlite' "$TMP/dash.err" || fail "run --json -: the summary is not on stderr: $(cat "$TMP/dash.err")"
+  grep -qx 'result file: standard output' "$TMP/dash.err" || fail "run --json -: stderr does not say where the result went"
+else
+  fail "run --json -: exit $?: $(cat "$TMP/dash.err")"
+fi
+[ -e "$TMP/-" ] && fail "run --json - made a file named '-'"
+machine_ok "run --json -"
+# the same through a link to /proc/self/fd/1 (what /dev/stdout is: a private one, so that
+# a dbgauge that renamed over it would not replace the machine's), into a pipe and into a
+# redirected file
+mkdir "$TMP/dev"
+ln -s /proc/self/fd/1 "$TMP/dev/stdout"
+checks=$((checks + 1))
+"$DBGAUGE" run "${RUN[@]}" --json "$TMP/dev/stdout" 2>"$TMP/devstdout.err" | cat >"$TMP/piped.json" \
+  || fail "run --json STDOUT-LINK | cat: exit ${PIPESTATUS[0]}: $(cat "$TMP/devstdout.err")"
+json_ok "$TMP/piped.json" run || fail "run --json STDOUT-LINK into a pipe: not JSON: $(head -c 300 "$TMP/piped.json")"
+checks=$((checks + 1))
+"$DBGAUGE" run "${RUN[@]}" --json "$TMP/dev/stdout" >"$TMP/redirected.json" 2>"$TMP/devstdout.err" \
+  || fail "run --json STDOUT-LINK > FILE: exit $?: $(cat "$TMP/devstdout.err")"
+json_ok "$TMP/redirected.json" run || fail "run --json STDOUT-LINK > FILE: not JSON: $(head -c 300 "$TMP/redirected.json")"
+[ -L "$TMP/dev/stdout" ] || fail "run --json STDOUT-LINK replaced the link: it is now a $(stat -c '%F' "$TMP/dev/stdout")"
+machine_ok "run --json STDOUT-LINK"
+checks=$((checks + 1))
+"$DBGAUGE" load -w tpcb --scale 1 --db "sqlite:$TMP/l.db" --json - >"$TMP/load.json" 2>"$TMP/load.err" \
+  || fail "load --json -: exit $?: $(cat "$TMP/load.err")"
+json_ok "$TMP/load.json" load || fail "load --json -: stdout is not the load document: $(head -c 300 "$TMP/load.json")"
+grep -q 'pgbench_accounts' "$TMP/load.err" || fail "load --json -: the load steps are not on stderr"
+checks=$((checks + 1))
+"$DBGAUGE" report "$RES/small.json" --format json -o - >"$TMP/rep-dash.json" 2>"$TMP/rep.err" \
+  || fail "report -o -: exit $?: $(cat "$TMP/rep.err")"
+json_ok "$TMP/rep-dash.json" || fail "report --format json -o -: not JSON"
+[ -e "$TMP/-" ] && fail "report -o - made a file named '-'"
+checks=$((checks + 1))
+"$DBGAUGE" compare "$RES/compare/a1.json" "$RES/compare/b1.json" --format json -o - >"$TMP/cmp-dash.json" 2>"$TMP/cmp.err" \
+  || fail "compare -o -: exit $?: $(cat "$TMP/cmp.err")"
+json_ok "$TMP/cmp-dash.json" || fail "compare --format json -o -: not JSON"
+
+# ---- a character device: written in place, still a device afterwards -----------------
+# (a private node with /dev/null's numbers: the machine's own is never named, so that a
+# dbgauge that renamed over its target could not replace it)
+if mknod "$TMP/dev/null" c 1 3 2>/dev/null; then
+  for cmd in "run ${RUN[*]} --json" "report $RES/small.json -o" \
+             "compare $RES/compare/a1.json $RES/compare/b1.json -o"; do
+    checks=$((checks + 1))
+    # shellcheck disable=SC2086 # the words of cmd are the arguments
+    "$DBGAUGE" $cmd "$TMP/dev/null" >/dev/null 2>"$TMP/dev.err" || fail "$cmd DEVICE: exit $?: $(cat "$TMP/dev.err")"
+    [ "$(stat -c '%F %t:%T' "$TMP/dev/null")" = "character special file 1:3" ] \
+      || fail "$cmd DEVICE replaced the device: it is now a $(stat -c '%F' "$TMP/dev/null")"
+    no_leftovers "$TMP/dev" "$cmd DEVICE"
+    machine_ok "$cmd DEVICE"
+  done
+else
+  echo "not root: the device checks are left out" >&2
+fi
+
+# ---- a fifo: its reader gets the document ---------------------------------------------
+mkdir "$TMP/fifo"
+mkfifo "$TMP/fifo/f"
+for cmd in "run ${RUN[*]} --json" "report $RES/small.json --format json -o" \
+           "compare $RES/compare/a1.json $RES/compare/b1.json --format json -o"; do
+  checks=$((checks + 1))
+  # the reader is started first; dbgauge's open waits for it (the timeout only guards
+  # against a hang when the fifo is never opened)
+  timeout 300 cat "$TMP/fifo/f" >"$TMP/fifo.out" &
+  reader=$!
+  # shellcheck disable=SC2086
+  if "$DBGAUGE" $cmd "$TMP/fifo/f" >/dev/null 2>"$TMP/fifo.err"; then
+    wait "$reader" || fail "$cmd FIFO: the reader failed ($?)"
+    json_ok "$TMP/fifo.out" || fail "$cmd FIFO: the reader did not get JSON: $(head -c 300 "$TMP/fifo.out")"
+  else
+    fail "$cmd FIFO: exit $?: $(cat "$TMP/fifo.err")"
+    kill "$reader" 2>/dev/null || true
+    wait "$reader" 2>/dev/null || true
+  fi
+  [ -p "$TMP/fifo/f" ] || fail "$cmd FIFO replaced the fifo: it is now a $(stat -c '%F' "$TMP/fifo/f")"
+  no_leftovers "$TMP/fifo" "$cmd FIFO"
+done
+
+# ---- a symbolic link: followed; the link stays, the target is replaced ----------------
+mkdir -p "$TMP/links/real"
+for cmd in "run ${RUN[*]} --json" "report $RES/small.json --format json -o" \
+           "compare $RES/compare/a1.json $RES/compare/b1.json --format json -o"; do
+  checks=$((checks + 1))
+  echo old >"$TMP/links/real/target.json"
+  rm -f "$TMP/links/link.json"
+  ln -s real/target.json "$TMP/links/link.json"
+  # shellcheck disable=SC2086
+  "$DBGAUGE" $cmd "$TMP/links/link.json" >/dev/null 2>"$TMP/link.err" || fail "$cmd LINK: exit $?: $(cat "$TMP/link.err")"
+  [ -L "$TMP/links/link.json" ] && [ "$(readlink "$TMP/links/link.json")" = real/target.json ] \
+    || fail "$cmd LINK: the link is gone: $(stat -c '%F' "$TMP/links/link.json")"
+  json_ok "$TMP/links/real/target.json" || fail "$cmd LINK: the target does not hold the output: $(head -c 100 "$TMP/links/real/target.json")"
+  no_leftovers "$TMP/links" "$cmd LINK"
+  no_leftovers "$TMP/links/real" "$cmd LINK"
+done
+# a dangling link names the file to create
+checks=$((checks + 1))
+ln -s real/new.json "$TMP/links/dangling.json"
+"$DBGAUGE" report "$RES/small.json" --format json -o "$TMP/links/dangling.json" 2>"$TMP/link.err" \
+  || fail "report -o DANGLING: exit $?: $(cat "$TMP/link.err")"
+[ -L "$TMP/links/dangling.json" ] && json_ok "$TMP/links/real/new.json" \
+  || fail "report -o DANGLING: the link's target was not made (or the link replaced)"
+
+# ---- a socket: refused ----------------------------------------------------------------
+checks=$((checks + 1))
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$TMP/sock"
+set +e; "$DBGAUGE" report "$RES/small.json" -o "$TMP/sock" >/dev/null 2>"$TMP/sock.err"; rc=$?; set -e
+[ $rc = 1 ] && grep -q "cannot write report '$TMP/sock': it is a socket" "$TMP/sock.err" && [ -S "$TMP/sock" ] \
+  || fail "report -o SOCKET: exit $rc: $(cat "$TMP/sock.err")"
+machine_ok "the writes"
+
+# ---- an output that is an input: refused, nothing written ------------------------------
+mkdir "$TMP/in"
+cp "$RES/small.json" "$TMP/in/a.json"
+cp "$RES/compare/b1.json" "$TMP/in/b.json"
+cp -r "$RES/sweep" "$TMP/in/sweep"
+ln "$TMP/in/a.json" "$TMP/in/hard.json"
+ln -s a.json "$TMP/in/soft.json"
+sum_before=$(cd "$TMP/in" && md5sum a.json b.json sweep/*)
+refused() { # OUTPUT INPUT COMMAND...: exit 1, the message, the inputs unchanged
+  local out=$1 in=$2; shift 2
+  checks=$((checks + 1))
+  set +e; (cd "$TMP/in" && "$DBGAUGE" "$@") >"$TMP/self.out" 2>"$TMP/self.err"; local rc=$?; set -e
+  [ $rc = 1 ] || fail "dbgauge $*: exit $rc, wanted 1 (output is an input)"
+  grep -qF "dbgauge: error: output '$out' is the input '$in': the report would overwrite it" "$TMP/self.err" \
+    || fail "dbgauge $*: $(cat "$TMP/self.err")"
+  [ "$(cd "$TMP/in" && md5sum a.json b.json sweep/*)" = "$sum_before" ] || fail "dbgauge $*: an input changed"
+}
+refused a.json a.json report a.json -o a.json
+refused ./a.json a.json report a.json --format json -o ./a.json
+refused soft.json a.json report a.json -o soft.json
+refused hard.json a.json report a.json -o hard.json
+refused a.json a.json report b.json a.json -o a.json
+refused b.json b.json compare a.json b.json -o b.json
+refused a.json a.json compare a.json b.json --format json -o a.json
+refused sweep/experiment.json sweep/experiment.json report sweep -o sweep/experiment.json
+p=$(cd "$TMP/in" && ls sweep | grep -m1 '^p001')
+refused "sweep/$p" "sweep/$p" compare sweep sweep -o "sweep/$p"
+# standard output appended to an input
+checks=$((checks + 1))
+set +e; (cd "$TMP/in" && "$DBGAUGE" report a.json >>a.json 2>"$TMP/self.err"); rc=$?; set -e
+[ $rc = 1 ] && grep -qF "dbgauge: error: standard output is the input 'a.json'" "$TMP/self.err" \
+  || fail "report a.json >> a.json: exit $rc: $(cat "$TMP/self.err")"
+[ "$(cd "$TMP/in" && md5sum a.json b.json sweep/*)" = "$sum_before" ] || fail "report a.json >> a.json changed a.json"
+
+# ---- result formats 0 and -1 -----------------------------------------------------------
+for f in format-0 format-minus-1; do
+  checks=$((checks + 1))
+  v=${f#format-}; v=${v/minus-/-}
+  set +e; "$DBGAUGE" report "$DG_FIXTURES/refused/$f.json" >"$TMP/fmt.out" 2>"$TMP/fmt.err"; rc=$?; set -e
+  [ $rc = 1 ] && grep -qF "$DG_FIXTURES/refused/$f.json: dbgauge.format $v is not a result format (this dbgauge reads format 1, an integer)" "$TMP/fmt.err" \
+    && [ ! -s "$TMP/fmt.out" ] || fail "report $f.json: exit $rc: $(cat "$TMP/fmt.err")"
+  checks=$((checks + 1))
+  set +e; "$DBGAUGE" compare "$RES/small.json" "$DG_FIXTURES/refused/$f.json" -o "$TMP/fmt.txt" 2>"$TMP/fmt.err"; rc=$?; set -e
+  [ $rc = 1 ] && [ ! -e "$TMP/fmt.txt" ] && grep -qF "dbgauge.format $v is not a result format" "$TMP/fmt.err" \
+    || fail "compare with $f.json: exit $rc: $(cat "$TMP/fmt.err")"
+done
+machine_ok "the end"
+finish
