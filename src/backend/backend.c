@@ -518,7 +518,7 @@ static bool labelled_url_start(const char *text, size_t i)
     if (!isalpha((unsigned char)text[i]))
         return false;
     size_t j = i;
-    while (isalnum((unsigned char)text[j]) || strchr("_-.", text[j]))
+    while (isalnum((unsigned char)text[j]) || (text[j] && strchr("_-.", text[j])))
         j++;
     return text[j] == ':' && j > i && url_start(text, j + 1);
 }
