@@ -1,7 +1,8 @@
 /*
  * cmd_load.c - `dbgauge load`: connect, refuse existing tables unless --drop, load
  * (session/load.c times the steps; session_ui.c prints them and the load report), and
- * write the load's result file (kind "load") atomically, like `run`'s.
+ * write the load's result file (kind "load") atomically, like `run`'s. A load stopped by
+ * SIGINT or SIGTERM writes what it loaded, marked incomplete, and exits 2.
  */
 #include "cli/commands.h"
 
@@ -22,9 +23,11 @@ int dg_cmd_load(dg_options *o)
     dg_session_stage stage = DG_STAGE_SETUP;
     dg_err err = DG_ERR_INIT;
     int status = 0;
-    if (dg_session_load_doc(&cfg, &doc, &stage, &err) != 0) {
+    if (dg_session_load_doc(&cfg, &doc, &stage, &err) != 0)
         status = dg_cli_session_failed(&err, stage);
-    } else if (!o->no_results) {
+    else
+        status = dg_cli_load_stopped(doc); /* 2 for a partial load, whose file is written */
+    if (doc && !o->no_results) {
         char path[1024];
         dg_cli_result_path(o, doc, "load", path, sizeof path);
         if (dg_result_write(doc, path, &err)) {

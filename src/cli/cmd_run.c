@@ -51,7 +51,8 @@ int dg_cmd_run(dg_options *o)
         goto out;
     }
     status = dg_res_get(doc, "run.complete") == json_true() ? 0 : 2;
-    dg_report_text_run(stdout, doc);
+    if (dg_cli_load_stopped(doc) == 0) /* else stopped while loading first: no run to show */
+        dg_report_text_run(stdout, doc);
     if (!o->no_results) {
         char path[1024];
         dg_cli_result_path(o, doc, NULL, path, sizeof path);

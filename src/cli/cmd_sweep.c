@@ -272,6 +272,9 @@ static int run_point(const dg_options *po, const json_t *extra, const dg_setting
     int status;
     if (dg_session_run(&cfg, doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);
+    } else if ((status = dg_cli_load_stopped(*doc)) != 0) {
+        /* stopped while loading the point's data: no run, so no point file; the point is
+         * interrupted (its reason) and --resume loads again */
     } else if (dg_result_write(*doc, path, &err) != 0) {
         dg_log_error("%s", err.msg);
         json_decref(*doc);
