@@ -13,6 +13,7 @@
 
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/stop.h"
 #include "core/xalloc.h"
 #include "experiment/sweep.h"
 #include "results/result.h"
@@ -421,6 +422,8 @@ int dg_cmd_sweep(dg_options *o)
                 pt->status = DG_POINT_INCOMPLETE;
             else
                 pt->status = DG_POINT_FAILED;
+            if (pt->exit != 0 && dg_stop_signal()) /* stopped, in any phase of the point */
+                pt->status = DG_POINT_INTERRUPTED;
             json_decref(doc);
             if (pt->status == DG_POINT_INTERRUPTED)
                 interrupted = 1;
