@@ -67,7 +67,7 @@ note "restart: $(json "$TMP/r3.json" "d['monitor']['reconnects']") reconnects, l
 pid=$!
 # once the run has started (its first progress line), however long connecting took: under
 # the sanitizers on a busy machine 50 sessions can take more than the 2 s this once slept,
-# and a Ctrl-C while connecting is another case (exit 1, no run)
+# and a Ctrl-C while connecting is another case (exit 2, no result: nothing measured)
 for _ in $(seq 600); do grep -q ' tps ' "$TMP/out4" 2>/dev/null && break; sleep 0.1; done
 start=$(date +%s)
 kill -INT $pid

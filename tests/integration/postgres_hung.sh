@@ -4,7 +4,8 @@
 # the run ends within 3 s of the signal (terminals, closing statistics and sampler share
 # one deadline), exits 2 with its partial result, and dbgauge's own shutdown of the stuck
 # connections is neither counted as server errors (08006) nor warned about as a lost
-# connection ("reconnecting"). Both engines: a thread per terminal, and --workers.
+# connection ("reconnecting"). Both engines: a thread per terminal, and --workers. And
+# `check` whose query waits on a lock another session holds: SIGTERM ends it at once.
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
 own_server postgres DG_PG_PORT 30100
@@ -70,4 +71,34 @@ hung_stop() { # NAME ARGS...
 }
 hung_stop threads
 hung_stop events --workers 2
-echo "2 passed, 0 failed"
+
+# ---- check: its query waits on a lock another session holds; SIGTERM ends it at once ----
+command -v psql >/dev/null || fail "psql not found"
+q() { psql "$url" -XAtq -c "$1"; }
+mkfifo "$TMP/locker.in"
+psql "$url" -XAtq < "$TMP/locker.in" > "$TMP/locker.out" 2>&1 &
+locker=$!
+exec 3> "$TMP/locker.in"
+echo "BEGIN; LOCK TABLE pgbench_accounts IN ACCESS EXCLUSIVE MODE; SELECT 'locked';" >&3
+for _ in $(seq 600); do grep -q locked "$TMP/locker.out" && break; sleep 0.1; done
+grep -q locked "$TMP/locker.out" || fail "the lock was not taken: $(cat "$TMP/locker.out")"
+"$DBGAUGE" check --db "$url" -w tpcb > "$TMP/check.out" 2> "$TMP/check.err" &
+pid=$!
+# waiting: its session shows a lock wait on the server
+for _ in $(seq 600); do
+  [ "$(q "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dbgauge' AND wait_event_type = 'Lock'")" = 1 ] && break
+  kill -0 $pid 2>/dev/null || { cat "$TMP/check.out" "$TMP/check.err"; fail "check ended while the table was locked"; }
+  sleep 0.1
+done
+t0=$(now_ms)
+kill -TERM $pid
+set +e; wait $pid; rc=$?; set -e
+ms=$(( $(now_ms) - t0 ))
+echo "ROLLBACK;" >&3
+exec 3>&-
+wait $locker || true
+note "check waiting on a lock: SIGTERM, exit $rc after $ms ms"
+[ "$rc" = 2 ] || { cat "$TMP/check.out" "$TMP/check.err"; fail "check: exit $rc after SIGTERM, expected 2"; }
+[ "$ms" -lt 3000 ] || fail "check: exit $ms ms after SIGTERM (3000 at most)"
+grep -q "check stopped: interrupted (SIGTERM)" "$TMP/check.err" || { cat "$TMP/check.err"; fail "check: the stop was not said"; }
+echo "3 passed, 0 failed"
