@@ -1093,6 +1093,11 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     if (cfg->workers > 0)
         rc = start_workers(&r, &nstarted, err);
     for (int k = 0; k < n && cfg->workers <= 0; k++) {
+        if (stop_requested()) { /* thousands of threads to start: a stop need not wait */
+            atomic_store(&r.start_failed, true);
+            rc = dg_err_fail(err, DG_E_STOPPED, "stopped while the terminals started");
+            break;
+        }
         if (pthread_create(&r.terms[k].thread, NULL, terminal_main, &r.terms[k]) != 0) {
             atomic_store(&r.start_failed, true);
             rc = dg_err_fail(err, DG_E_IO, "cannot start terminal thread %d: %s", k + 1,

@@ -483,6 +483,17 @@ out:
     return rc;
 }
 
+/* When a closing wait (statistics, the sampler's end) gives up: wait_ns from now, or after
+ * a stop signal what is left of the shutdown's one deadline, but never less than a short
+ * moment, which a server that answers needs and a stuck one does not make longer by much
+ * (without it a sampler that was not stuck would be called stuck). */
+#define CLOSING_MIN_NS (100 * DG_NS_PER_MS)
+static int64_t closing_deadline(int64_t wait_ns)
+{
+    int64_t now = dg_now_ns(), d = dg_stop_cap_ns(now + wait_ns);
+    return d > now + CLOSING_MIN_NS ? d : now + CLOSING_MIN_NS;
+}
+
 /* The events engine's timers firing later than this on average: its workers are saturated. */
 #define SATURATED_LAG_NS (5 * DG_NS_PER_MS)
 
@@ -647,13 +658,13 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
      * of the shutdown's one deadline (the terminals had their part of it) */
     dg_dbstats db_after;
     if (!ctx.sampler ||
-        !dg_sampler_take_fresh(ctx.sampler, dg_stop_cap_ns(dg_now_ns() + 2 * DG_NS_PER_S), &db_after))
+        !dg_sampler_take_fresh(ctx.sampler, closing_deadline(2 * DG_NS_PER_S), &db_after))
         all_unknown(&db_after);
     /* the connection is the session's again once the sampler stops */
     bool conn_free = false;
     ctx.sampler_calls = ctx.sampler ? (int64_t)dg_sampler_calls(ctx.sampler) : -1;
     if (ctx.sampler) {
-        conn_free = dg_sampler_stop(ctx.sampler, dg_stop_cap_ns(dg_now_ns() + DG_NS_PER_S));
+        conn_free = dg_sampler_stop(ctx.sampler, closing_deadline(DG_NS_PER_S));
         ctx.sampler = NULL;
         if (!conn_free) {
             dg_log_warn("the database has not answered its statistics query for seconds: the "
@@ -729,7 +740,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     doc = NULL;
     rc = 0;
 out:
-    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, dg_stop_cap_ns(dg_now_ns() + DG_NS_PER_S))) {
+    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, closing_deadline(DG_NS_PER_S))) {
         dg_log_warn("the database has not answered its statistics query for seconds: the "
                     "monitor connection is left behind");
         conn_abandoned = true;
