@@ -5,7 +5,8 @@
 #   - each built-in workload's load (tpcb, tpcc, tables, docs) sized to last minutes, stopped
 #     in its long step: the result file is a load marked incomplete with the signal as its
 #     reason, and `report` reads it;
-#   - `run` on an empty database (it loads first): the partial load is its result.
+#   - `run` on an empty database (it loads first): the partial load is its result;
+#   - `run` with 1,000 terminals while they connect: nothing measured, no result file.
 # Every signal waits for an observable state (the database file past a size, a line of
 # output), never for a fixed time, so a loaded machine only makes the test slower.
 source "$(dirname "$0")/common.bash"
@@ -93,4 +94,18 @@ wait_size "$pid" "$TMP/run.db" $((16 << 20))
 stop "$pid" TERM "run loading first"
 partial "$TMP/run.json" tpcb TERM
 
+# run with 1,000 terminals, stopped once its header is out (while they connect, or just
+# after: either way exit 2 within 3 s, and a result file only when the run had started)
+"$DBGAUGE" load --db "sqlite:$TMP/c.db" -w tpcb --scale 1 -q --no-results > /dev/null
+"$DBGAUGE" run --db "sqlite:$TMP/c.db" -w tpcb -c 1000 -T 60s --json "$TMP/c.json" > "$TMP/out" 2> "$TMP/err" &
+pid=$!
+for _ in $(seq 1200); do grep -q ' terminals, ' "$TMP/out" 2>/dev/null && break; kill -0 $pid 2>/dev/null || break; sleep 0.05; done
+grep -q ' terminals, ' "$TMP/out" || { cat "$TMP/out" "$TMP/err"; fail "no run header in 60 s"; }
+stop "$pid" INT "run with 1000 terminals connecting"
+if [ -e "$TMP/c.json" ]; then
+  json "$TMP/c.json" "d['run']['complete'] is False and d['run']['stop_reason'] == 'interrupted (SIGINT)'" | grep -q True \
+    || fail "connecting: $(json "$TMP/c.json" "d['run']")"
+else
+  grep -q "interrupted (SIGINT) while the terminals connected" "$TMP/err" || { cat "$TMP/err"; fail "connecting: the stop was not said"; }
+fi
 echo ok
