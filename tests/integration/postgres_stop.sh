@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# SIGTERM while the server is hung (every process of a server of the test's own stopped
+# Stops on PostgreSQL. SIGTERM while the server is hung (every process of a server of the test's own stopped
 # with SIGSTOP, the terminals and the statistics query inside calls that will not return):
 # the run ends within 3 s of the signal (terminals, closing statistics and sampler share
 # one deadline), exits 2 with its partial result, and dbgauge's own shutdown of the stuck
 # connections is neither counted as server errors (08006) nor warned about as a lost
 # connection ("reconnecting"). Both engines: a thread per terminal, and --workers. And
-# `check` whose query waits on a lock another session holds: SIGTERM ends it at once.
+# `check` whose query waits on a lock another session holds: SIGTERM ends it at once; a
+# load stopped in its index builds ends within 3 s with its partial result.
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
 own_server postgres DG_PG_PORT 30100
@@ -101,4 +102,21 @@ note "check waiting on a lock: SIGTERM, exit $rc after $ms ms"
 [ "$rc" = 2 ] || { cat "$TMP/check.out" "$TMP/check.err"; fail "check: exit $rc after SIGTERM, expected 2"; }
 [ "$ms" -lt 3000 ] || fail "check: exit $ms ms after SIGTERM (3000 at most)"
 grep -q "check stopped: interrupted (SIGTERM)" "$TMP/check.err" || { cat "$TMP/check.err"; fail "check: the stop was not said"; }
-echo "3 passed, 0 failed"
+
+# ---- a load stopped in its index builds: a statement still running 0.5 s after the signal
+# has its connection interrupted ----
+"$DBGAUGE" load --db "$url" -w tpcb --scale 50 --drop --json "$TMP/load.json" > "$TMP/load.out" 2> "$TMP/load.err" &
+pid=$!
+# the accounts are in (their step's line is out): the keys and the analyze follow
+for _ in $(seq 3000); do grep -q 'table pgbench_accounts' "$TMP/load.out" && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+grep -q 'table pgbench_accounts' "$TMP/load.out" || { cat "$TMP/load.out" "$TMP/load.err"; fail "load: the accounts were not loaded in 300 s"; }
+t0=$(now_ms)
+kill -TERM $pid
+set +e; wait $pid; rc=$?; set -e
+ms=$(( $(now_ms) - t0 ))
+note "load in its index builds: SIGTERM, exit $rc after $ms ms; steps $(json "$TMP/load.json" "[s['name'] for s in d['load']['steps']]")"
+[ "$rc" = 2 ] || { cat "$TMP/load.out" "$TMP/load.err"; fail "load: exit $rc after SIGTERM, expected 2"; }
+[ "$ms" -lt 3000 ] || fail "load: exit $ms ms after SIGTERM (3000 at most)"
+json "$TMP/load.json" "d['kind'] == 'load' and d['run']['complete'] is False and d['run']['stop_reason'] == 'interrupted (SIGTERM)' and 'table pgbench_accounts' in [s['name'] for s in d['load']['steps']]" \
+  | grep -q True || fail "load: $(json "$TMP/load.json" "d['run']")"
+echo "4 passed, 0 failed"
