@@ -64,6 +64,7 @@ struct dg_stop_watch {
     void *arg;
     int64_t grace_ns;
     atomic_bool ended;
+    atomic_int ended_word; /* 1 once ended: what the thread sleeps on between calls */
     pthread_t thread;
 };
 
@@ -78,8 +79,12 @@ static void *watch_main(void *p)
     int64_t at = dg_now_ns() + w->grace_ns;
     for (int64_t now = dg_now_ns(); !atomic_load(&w->ended) && now < at; now = dg_now_ns())
         dg_sleep_ns(at - now < WATCH_SLICE_NS / 4 ? at - now : WATCH_SLICE_NS / 4);
-    if (!atomic_load(&w->ended))
+    /* again every slice: an engine that stops only the statement running (SQLite) would
+     * otherwise go on with the next one */
+    while (!atomic_load(&w->ended)) {
         w->fn(w->arg);
+        dg_futex_wait_until(&w->ended_word, 0, dg_now_ns() + WATCH_SLICE_NS, WATCH_SLICE_NS);
+    }
     return NULL;
 }
 
@@ -90,6 +95,7 @@ dg_stop_watch *dg_stop_watch_start(void (*fn)(void *arg), void *arg, int64_t gra
     w->arg = arg;
     w->grace_ns = grace_ns;
     atomic_init(&w->ended, false);
+    atomic_init(&w->ended_word, 0);
     if (pthread_create(&w->thread, NULL, watch_main, w) != 0) {
         free(w);
         return NULL;
@@ -102,6 +108,8 @@ void dg_stop_watch_end(dg_stop_watch *w)
     if (!w)
         return;
     atomic_store(&w->ended, true);
+    atomic_store(&w->ended_word, 1);
+    dg_futex_wake_all(&w->ended_word);
     dg_futex_wake_all(&dg_stop_word); /* a spurious wake for other sleepers: they look again */
     pthread_join(w->thread, NULL);
     free(w);

@@ -58,10 +58,11 @@ void dg_stop_clear(void);
  * previous handlers go to *save; dg_signals_restore puts them back). */
 void dg_stop_catch(dg_sigsave *save);
 
-/* A thread that calls fn(arg) once, when a stop has been requested and is still not over
- * after grace_ns (e.g. dg_interrupt on a connection stuck in an index build or in a query
- * to a server that does not answer), unless dg_stop_watch_end comes first. NULL when the
- * thread cannot start (then nothing is watched). fn must not block. */
+/* A thread that calls fn(arg) when a stop has been requested and is still not over after
+ * grace_ns (e.g. dg_interrupt on a connection stuck in an index build or in a query to a
+ * server that does not answer), and again every 100 ms (SQLite's interrupt stops only the
+ * statement running), until dg_stop_watch_end. NULL when the thread cannot start (then
+ * nothing is watched). fn must not block. */
 typedef struct dg_stop_watch dg_stop_watch;
 dg_stop_watch *dg_stop_watch_start(void (*fn)(void *arg), void *arg, int64_t grace_ns);
 /* Ends the watch and frees it (NULL allowed); fn has run or never will once it returns. */
