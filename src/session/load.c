@@ -357,7 +357,7 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     free(objs);
     free(steps);
     free(tl.ticks);
-    if (cfg->ui && cfg->ui->load_done)
+    if (cfg->ui && cfg->ui->load_done && !stopped) /* a stopped load's sizes are no speed */
         cfg->ui->load_done(cfg->ui->arg, load);
     if (load_out)
         *load_out = load;
