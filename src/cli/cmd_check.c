@@ -2,8 +2,10 @@
 #include "cli/commands.h"
 
 #include "core/log.h"
+#include "core/stop.h"
 
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +23,11 @@ static void print_check(void *arg, const dg_check_result *r)
     fflush(stdout);
 }
 
+static void interrupt_conn(void *conn)
+{
+    dg_interrupt(conn);
+}
+
 int dg_cmd_check(dg_options *o)
 {
     dg_workload *wl = NULL;
@@ -32,6 +39,12 @@ int dg_cmd_check(dg_options *o)
     dg_session_config cfg;
     dg_cli_session_config(o, wl, NULL, &cfg);
     dg_session_stage stage = DG_STAGE_SETUP;
+    dg_stop_watch *watch = NULL;
+    /* SIGINT and SIGTERM end the check: a query still running has its connection
+     * interrupted at once (nothing to finish: the checks only read), exit 2 */
+    dg_sigsave saved;
+    dg_stop_clear();
+    dg_stop_catch(&saved);
     if (!wl->ops->check) {
         dg_log_error("workload '%s' has no consistency checks", wl->name);
         goto out;
@@ -42,6 +55,8 @@ int dg_cmd_check(dg_options *o)
         goto out;
     }
     printf("checking %s, scale %lld, on %s\n", wl->name, (long long)wl->scale, conn->url_redacted);
+    fflush(stdout);
+    watch = dg_stop_watch_start(interrupt_conn, conn, 0);
     int failed = 0;
     /* one snapshot for every condition: sums read at different moments would disagree
      * whenever anything commits meanwhile (a run still ending, another client) */
@@ -53,7 +68,13 @@ int dg_cmd_check(dg_options *o)
         if (conn->in_tx)
             dg_rollback(conn, &e2); /* read only: nothing to keep */
     }
-    if (rc == 0) {
+    dg_stop_watch_end(watch);
+    int sig = dg_stop_signal();
+    if (sig) {
+        dg_log_error("check stopped: interrupted (%s) before every check ran",
+                     sig == SIGINT ? "SIGINT" : "SIGTERM");
+        status = 2;
+    } else if (rc == 0) {
         printf("all checks passed\n");
         status = 0;
     } else if (rc == DG_E_CHECK) {
@@ -65,6 +86,7 @@ int dg_cmd_check(dg_options *o)
     }
 out:
     dg_conn_close(conn);
+    dg_signals_restore(&saved);
     dg_workload_free(wl);
     return status;
 }

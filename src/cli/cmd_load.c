@@ -1,7 +1,8 @@
 /*
  * cmd_load.c - `dbgauge load`: connect, refuse existing tables unless --drop, load
  * (session/load.c times the steps; session_ui.c prints them and the load report), and
- * write the load's result file (kind "load") like `run`'s (--json - included).
+ * write the load's result file (kind "load") like `run`'s (--json - included). A load
+ * stopped by SIGINT or SIGTERM writes what it loaded, marked incomplete, and exits 2.
  */
 #include "cli/commands.h"
 
@@ -23,11 +24,15 @@ int dg_cmd_load(dg_options *o)
     dg_err err = DG_ERR_INIT;
     int status = 0;
     int saved = dg_cli_stdout_aside(o);
-    if (dg_session_load_doc(&cfg, &doc, &stage, &err) != 0) {
+    if (dg_session_load_doc(&cfg, &doc, &stage, &err) != 0)
         status = dg_cli_session_failed(&err, stage);
-    } else if (!o->no_results) {
-        status = dg_cli_write_result(o, doc, "load", saved);
+    else
+        status = dg_cli_load_stopped(doc); /* 2 for a partial load, whose file is written */
+    if (doc && !o->no_results) {
+        int written = dg_cli_write_result(o, doc, "load", saved);
         saved = -1;
+        if (written)
+            status = written;
     }
     dg_cli_stdout_back(saved);
     json_decref(doc);

@@ -10,9 +10,11 @@
 
 #include "core/file.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "report/model.h"
 #include "report/render.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,9 +63,20 @@ int dg_cmd_report(dg_options *o)
     dg_err err;
     dg_err_clear(&err);
     int status = 1;
+    /* SIGINT and SIGTERM end the reading of the inputs (between two files, or a read they
+     * cut short) with exit 2 and no output; the output itself is written atomically */
+    dg_sigsave saved;
+    dg_stop_clear();
+    dg_stop_catch(&saved);
     for (int i = 0; i < o->nargs; i++)
         if (dg_rep_set_add(&set, o->args[i], &err)) {
-            dg_cli_input_error(&err);
+            if (dg_stop_signal()) {
+                dg_log_error("report stopped: %s (%s): no output written", err.msg,
+                             dg_stop_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+                status = 2;
+            } else {
+                dg_cli_input_error(&err);
+            }
             goto out;
         }
     if (set.nruns == 0) {
@@ -84,6 +97,7 @@ int dg_cmd_report(dg_options *o)
         dg_log_info("report: %s (%d result file%s)", o->output, set.nruns, set.nruns == 1 ? "" : "s");
     status = 0;
 out:
+    dg_signals_restore(&saved);
     dg_report_free(rep);
     dg_rep_set_free(&set);
     return status;

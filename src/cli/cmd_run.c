@@ -101,7 +101,8 @@ int dg_cmd_run(dg_options *o)
         goto out;
     }
     status = dg_res_get(doc, "run.complete") == json_true() ? 0 : 2;
-    dg_report_text_run(stdout, doc);
+    if (dg_cli_load_stopped(doc) == 0) /* else stopped while loading first: no run to show */
+        dg_report_text_run(stdout, doc);
     if (!o->no_results && dg_cli_write_result(o, doc, NULL, saved))
         status = 2;
     saved = -1;

@@ -13,6 +13,7 @@
 
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/stop.h"
 #include "core/xalloc.h"
 #include "experiment/sweep.h"
 #include "results/result.h"
@@ -272,6 +273,9 @@ static int run_point(const dg_options *po, const json_t *extra, const dg_setting
     int status;
     if (dg_session_run(&cfg, doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);
+    } else if ((status = dg_cli_load_stopped(*doc)) != 0) {
+        /* stopped while loading the point's data: no run, so no point file; the point is
+         * interrupted (its reason) and --resume loads again */
     } else if (dg_result_write(*doc, path, &err) != 0) {
         dg_log_error("%s", err.msg);
         json_decref(*doc);
@@ -418,6 +422,8 @@ int dg_cmd_sweep(dg_options *o)
                 pt->status = DG_POINT_INCOMPLETE;
             else
                 pt->status = DG_POINT_FAILED;
+            if (pt->exit != 0 && dg_stop_signal()) /* stopped, in any phase of the point */
+                pt->status = DG_POINT_INTERRUPTED;
             json_decref(doc);
             if (pt->status == DG_POINT_INTERRUPTED)
                 interrupted = 1;

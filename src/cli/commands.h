@@ -63,8 +63,11 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
                            dg_session_config *cfg);
 
 /* Prints a session's failure; returns the exit status: 2 when the database may hold a
- * partial load, else 1. */
+ * partial load or a signal stopped the session, else 1. */
 int dg_cli_session_failed(const dg_err *err, dg_session_stage stage);
+/* For a session's document: a load stopped by a signal (kind "load", not complete) is
+ * said on stderr and gives 2; anything else gives 0 and prints nothing. */
+int dg_cli_load_stopped(const json_t *doc);
 
 /* Where a result document goes: --json, else --results-dir/<stamp>-<workload>[-kind]-
  * <backend>.json (kind: NULL for a run, "load" for `dbgauge load`). */

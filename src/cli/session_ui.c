@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 
 #include "core/log.h"
+#include "core/stop.h"
 #include "core/units.h"
 #include "report/text.h"
 #include "results/result.h"
@@ -93,7 +94,18 @@ int dg_cli_session_failed(const dg_err *err, dg_session_stage stage)
         dg_log_error("the database may hold a partial load: 'dbgauge load --drop' starts over");
         return 2;
     }
-    return 1;
+    return dg_stop_signal() ? 2 : 1; /* stopped by SIGINT or SIGTERM: an aborted session */
+}
+
+int dg_cli_load_stopped(const json_t *doc)
+{
+    const char *kind = dg_res_str(doc, "kind"); /* NULL in a run's document */
+    if (!kind || strcmp(kind, "load") || dg_res_get(doc, "run.complete") == json_true())
+        return 0;
+    dg_log_error("loading %s stopped: %s; the database holds a partial load: 'dbgauge load "
+                 "--drop' starts over",
+                 dg_res_str(doc, "run.workload"), dg_res_str(doc, "run.stop_reason"));
+    return 2;
 }
 
 /* ---- printing a session ---------------------------------------------------------------------- */

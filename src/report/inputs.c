@@ -8,6 +8,7 @@
  */
 #include "report/model.h"
 
+#include "core/stop.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "results/result.h"
@@ -51,7 +52,12 @@ static void add_doc(dg_rep_set *s, const char *path, json_t *doc)
 static int add_file(dg_rep_set *s, const char *path, dg_err *err)
 {
     json_t *doc = NULL;
+    /* a stop request (SIGINT, SIGTERM) ends a report over thousands of files between two */
+    if (dg_stop_requested())
+        return dg_err_fail(err, DG_E_STOPPED, "interrupted before '%s'", path);
     int rc = dg_result_read(path, &doc, err);
+    if (rc && dg_stop_requested()) /* a read the signal cut short (a slow disk, a pipe) */
+        return dg_err_fail(err, DG_E_STOPPED, "interrupted while reading '%s'", path);
     if (rc)
         return rc;
     add_doc(s, path, doc);

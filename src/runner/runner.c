@@ -20,6 +20,7 @@
 #include "core/futex.h"
 #include "core/hot.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
 #include "runner/sched.h"
@@ -54,8 +55,7 @@
 
 /* ---- stop requests -------------------------------------------------------------------- */
 
-static atomic_int g_stop; /* also the futex word thinking terminals wait on */
-static atomic_int g_stop_signal;
+/* the stop word (core/stop.h) is also the futex word thinking terminals wait on */
 /* What the run's main loop waits on between its boundaries (a futex word): bumped
  * by a stop request and by each terminal as it finishes, so the loop sleeps until its next
  * boundary instead of waking every few milliseconds to look. Those wake-ups cost a lone
@@ -93,34 +93,28 @@ static void kick_schedulers(void)
     atomic_fetch_sub(&g_kickers, 1);
 }
 
-/* The first signal is the reason: a second Ctrl-C (or a SIGTERM after it) does not
- * rewrite why the run stopped. */
+/* The first signal is the reason (core/stop.h keeps it): a second Ctrl-C (or a SIGTERM
+ * after it) does not rewrite why the run stopped. */
 void dg_run_request_stop(int signo)
 {
-    if (signo) {
-        int none = 0;
-        atomic_compare_exchange_strong(&g_stop_signal, &none, signo);
-    }
-    atomic_store(&g_stop, 1);
-    dg_futex_wake_all(&g_stop); /* every thinking terminal */
+    dg_stop_request(signo); /* wakes every thinking terminal */
     wake_main();
     kick_schedulers();
 }
 
 void dg_run_clear_stop(void)
 {
-    atomic_store(&g_stop, 0);
-    atomic_store(&g_stop_signal, 0);
+    dg_stop_clear();
 }
 
 int dg_run_stop_signal(void)
 {
-    return atomic_load(&g_stop_signal);
+    return dg_stop_signal();
 }
 
 static inline bool stop_requested(void)
 {
-    return atomic_load_explicit(&g_stop, memory_order_relaxed) != 0;
+    return dg_stop_requested();
 }
 
 /* ---- shared run state ---------------------------------------------------------------- */
@@ -184,6 +178,7 @@ typedef struct terminal {
     bool started;
     atomic_bool done;
     atomic_bool aborted;
+    atomic_bool cut; /* stop_terminals() interrupted its connection: the call's error is ours */
     atomic_llong cache_hits, cache_misses;
     /* Outage bookkeeping (error path only): while down_since != 0 the terminal has no
      * connection; the collector books the time up to each interval boundary into that
@@ -316,7 +311,7 @@ static void sleep_until_or_stop(int64_t until, int64_t slack_ns)
             w->sleep_until(w->ctx, until, slack_ns);
             continue;
         }
-        dg_futex_wait_until(&g_stop, 0, until, SLEEP_SLICE_NS); /* at once once it is not 0 */
+        dg_futex_wait_until(&dg_stop_word, 0, until, SLEEP_SLICE_NS); /* at once once it is not 0 */
     }
 }
 
@@ -610,6 +605,13 @@ static DG_HOT void *terminal_main(void *arg)
             }
             break;
         }
+        /* the collector shut this connection down (a server that did not answer at the
+         * end or after a stop): the error is dbgauge's own, not the server's, so it is
+         * neither counted nor reported, and nothing reconnects */
+        if (rc != 0 && atomic_load_explicit(&t->cut, memory_order_relaxed)) {
+            last_end = dg_now_ns(); /* its work ended when it was cut (an overrun's end) */
+            goto out;
+        }
         now = dg_now_ns();
         if (w) /* the result arrived when the loop saw it, not when this fiber's turn came */
             now -= w->queued_since(w->ctx, started);
@@ -819,12 +821,14 @@ static void join_terminals(run *r)
 /* ---- collector --------------------------------------------------------------------------- */
 
 /* Waits for every terminal to end; those still in their loop (a database call) after
- * STUCK_GRACE_NS get their connection interrupted (the call then fails as a lost
- * connection). A terminal closing its session is left to finish: that is not stuck. */
+ * STUCK_GRACE_NS, or at the shutdown's shared deadline after a stop signal (core/stop.h),
+ * get their connection interrupted (the call then fails; the terminal knows it was cut
+ * and does not count that). A terminal closing its session is left to finish: that is
+ * not stuck. */
 static void stop_terminals(run *r)
 {
     int n = r->cfg->terminals;
-    int64_t deadline = dg_now_ns() + STUCK_GRACE_NS;
+    int64_t deadline = dg_stop_cap_ns(dg_now_ns() + STUCK_GRACE_NS);
     for (;;) {
         bool all = true;
         for (int k = 0; k < n; k++)
@@ -839,6 +843,7 @@ static void stop_terminals(run *r)
             continue;
         pthread_mutex_lock(&t->down_lock);
         if (t->conn) {
+            atomic_store(&t->cut, true); /* before the call can fail */
             dg_interrupt(t->conn);
             atomic_fetch_add(&r->interrupted, 1);
         }
@@ -1069,6 +1074,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         dg_prng_seed(&t->rng, dg_prng_u64(&seeder));
         atomic_init(&t->done, false);
         atomic_init(&t->aborted, false);
+        atomic_init(&t->cut, false);
         atomic_init(&t->finished_ns, 0);
         atomic_init(&t->cache_hits, -1);
         atomic_init(&t->cache_misses, -1);
@@ -1087,6 +1093,11 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     if (cfg->workers > 0)
         rc = start_workers(&r, &nstarted, err);
     for (int k = 0; k < n && cfg->workers <= 0; k++) {
+        if (stop_requested()) { /* thousands of threads to start: a stop need not wait */
+            atomic_store(&r.start_failed, true);
+            rc = dg_err_fail(err, DG_E_STOPPED, "stopped while the terminals started");
+            break;
+        }
         if (pthread_create(&r.terms[k].thread, NULL, terminal_main, &r.terms[k]) != 0) {
             atomic_store(&r.start_failed, true);
             rc = dg_err_fail(err, DG_E_IO, "cannot start terminal thread %d: %s", k + 1,
@@ -1292,6 +1303,9 @@ cleanup:
     xpages_free(r.terms, sizeof(terminal) * (size_t)n);
     free(r.cum_weight);
     pthread_mutex_destroy(&r.err_lock);
-    dg_run_clear_stop();
+    /* the run's own stop (its end) is over; a signal's stays for the caller's shutdown
+     * (its deadline) and its exit status, until the caller clears it */
+    if (!dg_stop_signal())
+        dg_run_clear_stop();
     return rc;
 }

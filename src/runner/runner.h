@@ -122,8 +122,11 @@ typedef struct dg_run_stats {
 int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err *err);
 void dg_run_stats_free(dg_run_stats *st);
 
-/* Asks a running dg_run() to stop as soon as in-flight transactions finish. Async-signal
- * safe (for SIGINT/SIGTERM handlers). signo is recorded in the stop reason (0: none). */
+/* Asks a running dg_run() to stop as soon as in-flight transactions finish: the process's
+ * stop request (core/stop.h), and a wake-up for the run's threads. Async-signal safe (for
+ * SIGINT/SIGTERM handlers). signo is recorded in the stop reason (0: none). A stop by a
+ * signal outlives dg_run() (the caller's shutdown shares its deadline); clear it before
+ * the next run. */
 void dg_run_request_stop(int signo);
 /* Clears a previous stop request (before a new run, e.g. in a sweep). */
 void dg_run_clear_stop(void);

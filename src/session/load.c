@@ -9,7 +9,7 @@
 
 #include "core/clock.h"
 #include "core/log.h"
-#include "core/signals.h"
+#include "core/stop.h"
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "monitor/host.h"
@@ -17,6 +17,7 @@
 #include "results/doc.h"
 
 #include <math.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,11 @@ static void timeline_stop(timeline *tl)
     pthread_mutex_destroy(&tl->lock);
 }
 
+static void interrupt_conn(void *conn)
+{
+    dg_interrupt(conn);
+}
+
 /* What the loader's callbacks (on its calling thread, one step after another) need: the
  * UI, and a connection of its own that reads the database's page counters at each step's
  * end, so each step gets the reads and writes since the previous one, as a restore log
@@ -249,25 +255,36 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     if (cfg->ui && cfg->ui->load_begin)
         cfg->ui->load_begin(cfg->ui->arg, wl, conn->url_redacted, ld.jobs, cfg->seed);
 
-    /* Ctrl-C stops the load at the next unit of work with a message, not silently */
-    dg_sigsave saved;
-    dg_loader_clear_stop();
-    dg_signals_catch(dg_loader_request_stop, &saved);
+    /* A stop request (the session catches SIGINT and SIGTERM) ends the load at its next
+     * unit, step or few thousand rows; a statement still running after a grace (an index
+     * build, a server that does not answer) has its connection interrupted. What was
+     * loaded until then is reported, marked by the caller as incomplete. */
+    dg_stop_watch *watch = dg_stop_watch_start(interrupt_conn, conn, DG_LOADER_STOP_GRACE_NS);
     timeline tl;
     timeline_start(&tl, &ld, conn->data_path);
     int64_t t0 = dg_now_ns();
-    int rc = wl->ops->load(wl, &ld, err);
-    dg_signals_restore(&saved);
+    int rc = dg_loader_check_stop(err);
+    if (rc == 0)
+        rc = wl->ops->load(wl, &ld, err);
     if (rc == 0 && conn->dialect->post_load_sql)
         rc = dg_exec(conn, conn->dialect->post_load_sql, err);
     double secs = (double)(dg_now_ns() - t0) / DG_NS_PER_S;
+    /* an error after a stop request is the stop's doing (an interrupted statement, a
+     * connection shut down): the load was stopped, not failed */
+    bool stopped = rc != 0 && dg_stop_requested();
+    dg_stop_watch_end(watch);
     timeline_stop(&tl);
     if (lc.mon)
         dg_conn_close(lc.mon);
-    if (rc) {
+    if (rc && !stopped) {
         free(tl.ticks);
         dg_err_prefix(err, "loading %s failed", wl->name);
         return rc;
+    }
+    if (stopped) {
+        int sig = dg_stop_signal();
+        dg_err_fail(err, DG_E_STOPPED, "loading %s was interrupted (%s)", wl->name,
+                    sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a stop request");
     }
     /* the tables and indexes as the engine sees them, like the growth study's IBAnalyst
      * table; on an engine whose file keeps a dropped table's pages, their sum is also the
@@ -276,8 +293,9 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     int nobjs = 0;
     int64_t o0 = dg_now_ns();
     dg_err oe = DG_ERR_INIT;
-    int orc = wl->tables && !cfg->no_table_stats ? dg_object_stats(conn, wl->tables, &objs, &nobjs, &oe)
-                                                 : DG_E_UNSUPPORTED;
+    int orc = wl->tables && !cfg->no_table_stats && !stopped
+                  ? dg_object_stats(conn, wl->tables, &objs, &nobjs, &oe)
+                  : DG_E_UNSUPPORTED;
     double osecs = (double)(dg_now_ns() - o0) / DG_NS_PER_S;
     if (orc && orc != DG_E_UNSUPPORTED)
         dg_log_warn("cannot read the loaded tables' statistics: %s", oe.msg);
@@ -287,7 +305,7 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
             obytes += (double)objs[i].bytes;
     dg_dbstats after;
     memset(&after, 0, sizeof after);
-    if (dg_stats(conn, &after, NULL))
+    if (dg_stats(conn, &after, NULL)) /* after a stop: quick (an interrupted connection fails) */
         after.db_size_bytes = -1;
     uint64_t sent = 0;
     for (int i = 0; i < ld.nsteps; i++)
@@ -339,13 +357,13 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     free(objs);
     free(steps);
     free(tl.ticks);
-    if (cfg->ui && cfg->ui->load_done)
+    if (cfg->ui && cfg->ui->load_done && !stopped) /* a stopped load's sizes are no speed */
         cfg->ui->load_done(cfg->ui->arg, load);
     if (load_out)
         *load_out = load;
     else
         json_decref(load);
-    return 0;
+    return stopped ? DG_E_STOPPED : 0;
 }
 
 /* ---- the preamble ---------------------------------------------------------------------------- */

@@ -19,6 +19,7 @@
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
+#include "core/stop.h"
 #include "core/xalloc.h"
 #include "monitor/host.h"
 #include "monitor/sysstat.h"
@@ -30,6 +31,7 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,26 +415,15 @@ static void on_signal(int signo)
     dg_run_request_stop(signo);
 }
 
-int dg_session_load_doc(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
-                        dg_err *err)
+/* The document of a load (kind "load"): the server, the host and the "load" object
+ * (borrowed: a reference is taken); reason NULL: complete, else why it is not. */
+static json_t *load_document(const dg_session_config *cfg, dg_conn *conn, json_t *load,
+                             const char *started, const char *reason)
 {
-    *doc_out = NULL;
-    *stage = DG_STAGE_SETUP;
-    dg_conn *conn = NULL;
-    json_t *load = NULL;
-    int rc = dg_session_connect(cfg, true, &conn, err);
-    if (rc)
-        return rc;
-    char started[32];
-    dg_format_iso8601(dg_wall_ns(), started, sizeof started);
-    if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_LOAD, &load, stage, err)) != 0) {
-        dg_conn_close(conn);
-        return rc;
-    }
     dg_server_info si;
     memset(&si, 0, sizeof si);
     dg_err e = DG_ERR_INIT;
-    if (dg_server_info_get(conn, &si, &e))
+    if (!reason && dg_server_info_get(conn, &si, &e)) /* stopped: the server may not answer */
         dg_log_warn("cannot read server settings: %s", e.msg);
     const dg_workload *wl = cfg->wl;
     json_t *doc = dg_result_new();
@@ -441,18 +432,66 @@ int dg_session_load_doc(const dg_session_config *cfg, json_t **doc_out, dg_sessi
                             "workload_hash", wl->hash, "scale_unit", wl->scale_unit,
                             "scale", (json_int_t)wl->scale, "backend", conn->be->name, "db",
                             conn->url_redacted, "seed", (json_int_t)cfg->seed, "jobs",
-                            cfg->jobs > 0 ? cfg->jobs : 1, "started_at", started, "complete", 1);
+                            cfg->jobs > 0 ? cfg->jobs : 1, "started_at", started, "complete", !reason);
+    if (reason)
+        json_object_set_new(run, "stop_reason", json_string(reason));
     json_object_set_new(run, "command", cfg->command_line ? json_string(cfg->command_line) : json_null());
     json_object_set_new(run, "storage", wl->storage ? json_string(wl->storage) : json_null());
     json_object_set_new(doc, "run", run);
     json_object_set_new(doc, "server", dg_doc_server_json(&si));
     json_object_set_new(doc, "host", host_json(conn));
-    json_object_set_new(doc, "load", load ? load : json_null());
+    json_object_set_new(doc, "load", load ? json_incref(load) : json_null());
     if (cfg->extra)
         json_object_update(doc, (json_t *)cfg->extra);
+    return doc;
+}
+
+static const char *stop_reason(void)
+{
+    int sig = dg_stop_signal();
+    return sig == SIGINT ? "interrupted (SIGINT)" : sig == SIGTERM ? "interrupted (SIGTERM)"
+                                                                   : "interrupted";
+}
+
+int dg_session_load_doc(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
+                        dg_err *err)
+{
+    *doc_out = NULL;
+    *stage = DG_STAGE_SETUP;
+    dg_conn *conn = NULL;
+    json_t *load = NULL;
+    /* SIGINT and SIGTERM stop whatever phase is under way, for the whole session */
+    dg_sigsave saved;
+    dg_run_clear_stop();
+    dg_signals_catch(on_signal, &saved);
+    int rc = dg_session_connect(cfg, true, &conn, err);
+    if (rc)
+        goto out;
+    char started[32];
+    dg_format_iso8601(dg_wall_ns(), started, sizeof started);
+    rc = dg_session_prepare(cfg, conn, DG_PREPARE_LOAD, &load, stage, err);
+    if (rc == DG_E_STOPPED && load) { /* what was loaded, marked incomplete */
+        *doc_out = load_document(cfg, conn, load, started, stop_reason());
+        rc = 0;
+    } else if (rc == 0) {
+        *doc_out = load_document(cfg, conn, load, started, NULL);
+    }
+out:
+    dg_signals_restore(&saved);
+    json_decref(load);
     dg_conn_close(conn);
-    *doc_out = doc;
-    return 0;
+    return rc;
+}
+
+/* When a closing wait (statistics, the sampler's end) gives up: wait_ns from now, or after
+ * a stop signal what is left of the shutdown's one deadline, but never less than a short
+ * moment, which a server that answers needs and a stuck one does not make longer by much
+ * (without it a sampler that was not stuck would be called stuck). */
+#define CLOSING_MIN_NS (100 * DG_NS_PER_MS)
+static int64_t closing_deadline(int64_t wait_ns)
+{
+    int64_t now = dg_now_ns(), d = dg_stop_cap_ns(now + wait_ns);
+    return d > now + CLOSING_MIN_NS ? d : now + CLOSING_MIN_NS;
 }
 
 /* The events engine's timers firing later than this on average: its workers are saturated. */
@@ -476,6 +515,13 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     bool have_stats = false;
     bool conn_abandoned = false; /* a stuck statistics call keeps the connection */
     bool run_begun = false;      /* wl->ops->run_begin succeeded: run_end is owed */
+    /* SIGINT and SIGTERM stop whatever phase is under way (the load, the run, the closing
+     * statistics), for the whole session, within one shared deadline (core/stop.h) */
+    dg_sigsave saved;
+    dg_run_clear_stop();
+    dg_signals_catch(on_signal, &saved);
+    char started[32];
+    dg_format_iso8601(dg_wall_ns(), started, sizeof started);
     int rc = dg_session_connect(cfg, false, &conn, err);
     if (rc)
         goto out;
@@ -504,8 +550,14 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         goto out;
     }
     int64_t wanted_scale = wl->scale;
-    if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_RUN, &load, stage, err)) != 0)
+    if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_RUN, &load, stage, err)) != 0) {
+        if (rc == DG_E_STOPPED && load) {
+            /* stopped while loading first: the partial load is the session's result */
+            *doc_out = load_document(cfg, conn, load, started, stop_reason());
+            rc = 0;
+        }
         goto out;
+    }
     if (wl->ops->run_begin) {
         if ((rc = wl->ops->run_begin(wl, conn, err)) != 0) {
             dg_err_prefix(err, "cannot set the run up");
@@ -570,15 +622,14 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         .arg = &ctx,
     };
     raise_nofile(cfg->terminals, dg_has_cap(conn, DG_CAP_EMBEDDED));
-    dg_sigsave saved;
-    dg_signals_catch(on_signal, &saved);
-    dg_run_clear_stop();
     rc = dg_run(&rcfg, wl, &st, err);
-    dg_signals_restore(&saved);
     have_stats = true;
     if (rc) {
         *stage = DG_STAGE_RUN;
-        dg_err_prefix(err, "cannot start the run");
+        if (dg_stop_signal()) /* while the terminals connected: nothing was measured */
+            dg_err_fail(err, DG_E_STOPPED, "%s while the terminals connected", stop_reason());
+        else
+            dg_err_prefix(err, "cannot start the run");
         goto out;
     }
 
@@ -603,14 +654,17 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     }
 
     /* ---- the result document ---- */
+    /* after a stop signal the closing statistics and the sampler's end share what is left
+     * of the shutdown's one deadline (the terminals had their part of it) */
     dg_dbstats db_after;
-    if (!ctx.sampler || !dg_sampler_take_fresh(ctx.sampler, dg_now_ns() + 2 * DG_NS_PER_S, &db_after))
+    if (!ctx.sampler ||
+        !dg_sampler_take_fresh(ctx.sampler, closing_deadline(2 * DG_NS_PER_S), &db_after))
         all_unknown(&db_after);
     /* the connection is the session's again once the sampler stops */
     bool conn_free = false;
     ctx.sampler_calls = ctx.sampler ? (int64_t)dg_sampler_calls(ctx.sampler) : -1;
     if (ctx.sampler) {
-        conn_free = dg_sampler_stop(ctx.sampler, dg_now_ns() + DG_NS_PER_S);
+        conn_free = dg_sampler_stop(ctx.sampler, closing_deadline(DG_NS_PER_S));
         ctx.sampler = NULL;
         if (!conn_free) {
             dg_log_warn("the database has not answered its statistics query for seconds: the "
@@ -686,7 +740,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     doc = NULL;
     rc = 0;
 out:
-    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, dg_now_ns() + DG_NS_PER_S)) {
+    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, closing_deadline(DG_NS_PER_S))) {
         dg_log_warn("the database has not answered its statistics query for seconds: the "
                     "monitor connection is left behind");
         conn_abandoned = true;
@@ -705,5 +759,6 @@ out:
     json_decref(doc);
     json_decref(load);
     dg_conn_close(conn);
+    dg_signals_restore(&saved);
     return rc;
 }

@@ -108,12 +108,16 @@ typedef enum dg_prepare_mode {
 /* The shared preamble of run, load and check on an open connection: inspects the
  * workload's tables, drops and loads as the mode says (the load's "load" object goes to
  * *load when not NULL; NULL when nothing was loaded), then attaches the workload to the
- * data (reading its scale). 0 or a DG_E_* code with *stage saying where it failed. */
+ * data (reading its scale). 0 or a DG_E_* code with *stage saying where it failed; a
+ * stopped load (DG_E_STOPPED) leaves its partial "load" object in *load. */
 int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_mode mode,
                        json_t **load, dg_session_stage *stage, dg_err *err);
 
 /* Loads cfg->wl into the database behind conn (its tables must not exist), timing each
- * step; *load (when not NULL) receives the result file's "load" object. 0 or DG_E_*. */
+ * step; *load (when not NULL) receives the result file's "load" object. 0 or DG_E_*.
+ * Stopped (core/stop.h: SIGINT, SIGTERM) it returns DG_E_STOPPED and still gives *load
+ * the steps that finished (the caller marks its document incomplete); conn may then be
+ * unusable (interrupted) and must only be closed. */
 int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load, dg_err *err);
 
 /* `dbgauge load` as a session: connects, loads (dropping first when cfg->reload) and

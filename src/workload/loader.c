@@ -4,6 +4,7 @@
 #include "backend/dialect.h"
 #include "core/clock.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "core/xalloc.h"
 
 #include <pthread.h>
@@ -88,23 +89,9 @@ void dg_loader_progress(dg_loader *ld, uint64_t rows, uint64_t bytes)
     atomic_fetch_add_explicit(&ld->bytes_done, bytes, memory_order_relaxed);
 }
 
-/* A stop request (Ctrl-C during a load): jobs stop before their next unit. */
-static atomic_int g_load_stop;
-
-void dg_loader_request_stop(int signo)
-{
-    (void)signo;
-    atomic_store(&g_load_stop, 1);
-}
-
-void dg_loader_clear_stop(void)
-{
-    atomic_store(&g_load_stop, 0);
-}
-
 int dg_loader_check_stop(dg_err *err)
 {
-    if (!atomic_load_explicit(&g_load_stop, memory_order_relaxed))
+    if (!dg_stop_requested())
         return 0;
     return dg_err_fail(err, DG_E_STOPPED, "interrupted");
 }
@@ -150,7 +137,7 @@ static int run_unit(job_ctx *c, dg_conn *conn, int unit, dg_err *e)
     for (int tries = 1;; tries++) {
         int rc = c->fn(c->ld, conn, unit, c->arg, e);
         if (rc == 0 || e->cls != DG_EC_RETRY || !dg_has_cap(conn, DG_CAP_BULK_ATOMIC) ||
-            tries >= UNIT_TRIES || atomic_load(&g_load_stop) || atomic_load(&c->failed))
+            tries >= UNIT_TRIES || dg_stop_requested() || atomic_load(&c->failed))
             return rc;
         dg_log_warn("%s, unit %d of %d: %s; running it again (try %d of %d)", c->what, unit + 1,
                     c->nunits, e->msg, tries + 1, UNIT_TRIES);
@@ -166,12 +153,16 @@ static void *job_main(void *arg)
     dg_err e;
     dg_err_clear(&e);
     if (!j->conn) {
-        int rc = dg_connect(c->ld->url, c->ld->connopts, &j->conn, &e);
+        dg_conn *conn = NULL;
+        int rc = dg_connect(c->ld->url, c->ld->connopts, &conn, &e);
         if (rc) {
             job_fail(c, rc, &e);
             goto out;
         }
+        pthread_mutex_lock(&c->lock); /* the calling thread may interrupt it (a stop) */
+        j->conn = conn;
         j->own_conn = true;
+        pthread_mutex_unlock(&c->lock);
     }
     for (;;) {
         if (atomic_load(&c->failed))
@@ -179,7 +170,7 @@ static void *job_main(void *arg)
         int unit = atomic_fetch_add(&c->next_unit, 1);
         if (unit >= c->nunits)
             break;
-        if (atomic_load(&g_load_stop)) {
+        if (dg_stop_requested()) {
             dg_err_fail(&e, DG_E_STOPPED, "interrupted");
             job_fail(c, DG_E_STOPPED, &e);
             break;
@@ -227,10 +218,25 @@ int dg_loader_parallel(dg_loader *ld, int nunits,
         }
         started++;
     }
-    /* short naps so a step ends when its jobs do; progress ~10 times a second */
-    int64_t next_progress = 0;
+    /* short naps so a step ends when its jobs do; progress ~10 times a second; jobs still
+     * in a call a while after a stop request get their own connections interrupted (job 0's
+     * is ld->conn: the session's) */
+    int64_t next_progress = 0, stop_seen = 0;
+    bool interrupted = false;
     while (atomic_load(&c.running) > 0) {
         int64_t now = dg_now_ns();
+        if (!interrupted && dg_stop_requested()) {
+            if (!stop_seen)
+                stop_seen = now;
+            if (now - stop_seen >= DG_LOADER_STOP_GRACE_NS) {
+                pthread_mutex_lock(&c.lock);
+                for (int i = 0; i < started; i++)
+                    if (jobs[i].own_conn)
+                        dg_interrupt(jobs[i].conn);
+                pthread_mutex_unlock(&c.lock);
+                interrupted = true;
+            }
+        }
         if (ld->on_progress && now >= next_progress) {
             ld->on_progress(ld->arg, atomic_load(&ld->rows_done), ld->rows_total, what);
             next_progress = now + 100 * DG_NS_PER_MS;
@@ -263,11 +269,14 @@ static int analyze_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_er
 {
     analyze_job *a = arg;
     (void)ld;
+    int rc = dg_loader_check_stop(err);
+    if (rc)
+        return rc;
     char sql[512];
     const char *undo = conn->dialect->after_load_alter;
     if (undo) {
         snprintf(sql, sizeof sql, "ALTER TABLE %s%s", a->tables[unit], undo);
-        int rc = dg_exec(conn, sql, err);
+        rc = dg_exec(conn, sql, err);
         if (rc) {
             dg_err_prefix(err, "%s", a->tables[unit]);
             return rc;
@@ -277,7 +286,7 @@ static int analyze_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_er
         snprintf(sql, sizeof sql, "%s%s (%s)", a->prefix, a->tables[unit], a->cols);
     else
         snprintf(sql, sizeof sql, "%s%s", a->prefix, a->tables[unit]);
-    int rc = dg_exec(conn, sql, err);
+    rc = dg_exec(conn, sql, err);
     if (rc)
         dg_err_prefix(err, "%s %s", a->name, a->tables[unit]);
     return rc;
@@ -325,8 +334,11 @@ int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err)
 int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
                         dg_err *err)
 {
+    int rc = dg_loader_check_stop(err);
+    if (rc)
+        return rc;
     dg_strbuf sb = DG_STRBUF_INIT;
-    int rc = dg_sql_render(ld->conn->dialect, tmpl, &sb, err);
+    rc = dg_sql_render(ld->conn->dialect, tmpl, &sb, err);
     if (rc == 0) {
         dg_loader_step_begin(ld, kind, "%s", name);
         rc = dg_exec(ld->conn, dg_sb_str(&sb), err);

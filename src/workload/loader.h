@@ -14,6 +14,7 @@
 #define DG_WORKLOAD_LOADER_H
 
 #include "backend/backend.h"
+#include "core/clock.h"
 #include "workload/workload.h"
 
 #include <stdatomic.h>
@@ -62,14 +63,16 @@ void dg_loader_step_begin(dg_loader *ld, const char *kind, const char *fmt, ...)
 /* Ends the current step with its row and byte counts and reports it. */
 void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes);
 
-/* Asks running loads to stop before their next unit of work (async-signal-safe: a
- * SIGINT handler may call it); they then fail with DG_E_STOPPED. Cleared by
- * dg_loader_clear_stop(). */
-void dg_loader_request_stop(int signo);
-void dg_loader_clear_stop(void);
+/* A stop request (core/stop.h: SIGINT or SIGTERM) ends a load before its next unit of
+ * work, its next step or statement, and within a unit every few thousand rows; it then
+ * fails with DG_E_STOPPED. dg_loader_parallel interrupts its jobs' own connections
+ * (dg_interrupt) when they are still in a call DG_LOADER_STOP_GRACE_NS after the request
+ * (an index build, a server that does not answer); the session does the same with
+ * ld->conn. */
+#define DG_LOADER_STOP_GRACE_NS (500 * DG_NS_PER_MS)
 /* For a long unit of work (a whole table): DG_E_STOPPED ("interrupted") once a stop was
- * requested, else 0. Units call it every few thousand rows and give up; their bulk load
- * is then abandoned (rolled back). */
+ * requested, else 0 (a relaxed atomic load: call it every few thousand rows). The unit
+ * then gives up; its bulk load is abandoned (rolled back). */
 int dg_loader_check_stop(dg_err *err);
 
 /* Adds to the progress counters (thread-safe, lock-free). */

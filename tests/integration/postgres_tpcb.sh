@@ -113,10 +113,12 @@ after=$(q 'SELECT count(*) FROM pgbench_history')
 
 # check reads one snapshot: while a run commits hundreds of transactions a second, the
 # sums it compares (read one after another) still agree. The run is long and is stopped
-# once the checks are done: a fixed length once ended first on a loaded machine
-"$DBGAUGE" run --db "$url" --workload tpcb:simple-update -c 2 -T 300s -q --no-results > /dev/null &
+# once the checks are done: a fixed length once ended first on a loaded machine. The checks
+# begin once it commits (its first interval line), not after a fixed wait
+"$DBGAUGE" run --db "$url" --workload tpcb:simple-update -c 2 -T 300s -P 1s --no-results > "$TMP/writer.out" &
 writer=$!
-sleep 0.5
+for _ in $(seq 600); do grep -q ' tps ' "$TMP/writer.out" 2>/dev/null && break; kill -0 $writer 2>/dev/null || break; sleep 0.1; done
+grep -q ' tps ' "$TMP/writer.out" || { cat "$TMP/writer.out"; fail "the writer did not start in 60 s"; }
 for i in 1 2 3 4 5; do
   "$DBGAUGE" check --db "$url" --workload tpcb:simple-update > "$TMP/cc.out" \
     || { cat "$TMP/cc.out"; kill $writer 2>/dev/null; fail "check during a run (attempt $i)"; }

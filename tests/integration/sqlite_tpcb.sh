@@ -55,7 +55,10 @@ json "$TMP/rate.json" "d['schedule_lag_ms']['p99'] > 100 and d['transactions'][0
 before=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
 "$DBGAUGE" run --db "$db" -w tpcb -c 2 -T 60s -P 1s --json "$TMP/int.json" > "$TMP/int.out" 2>&1 &
 pid=$!
-for _ in $(seq 100); do grep -q ' tps ' "$TMP/int.out" 2>/dev/null && break; sleep 0.1; done
+# once the run has started (its first interval line); not after a fixed wait, which on a
+# loaded machine may still be the connect
+for _ in $(seq 600); do grep -q ' tps ' "$TMP/int.out" 2>/dev/null && break; kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+grep -q ' tps ' "$TMP/int.out" || { cat "$TMP/int.out"; fail "the run did not start in 60 s"; }
 kill -INT "$pid"
 set +e; wait "$pid"; code=$?; set -e
 [ "$code" = 2 ] || { cat "$TMP/int.out"; fail "interrupted run exited $code, expected 2"; }

@@ -228,15 +228,5 @@ grep -q "dbgauge has no stored procedures for sqlite (this build has them for " 
 expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" --workload tpcc --wl-opt procedures=yes -t 1
 grep -q "procedures=0|1" "$TMP/err" || { cat "$TMP/err"; fail "procedures=yes"; }
 
-# ---- Ctrl-C during a load: it stops at the next unit, says so and exits 2 -------------------
-"$DBGAUGE" load --db "sqlite:$TMP/int.db" --workload tpcc --scale 8 > "$TMP/int.out" 2>&1 &
-pid=$!
-# once it has started loading (the first line), however long the start took
-for _ in $(seq 300); do grep -q '^loading tpcc' "$TMP/int.out" && break; sleep 0.1; done
-sleep 0.5
-kill -INT $pid
-set +e; wait $pid; rc=$?; set -e
-[ $rc = 2 ] || { cat "$TMP/int.out" >&2; fail "interrupted load exited $rc, expected 2"; }
-grep -q "loading tpcc failed: .*interrupted" "$TMP/int.out" && grep -q "partial load" "$TMP/int.out" \
-  || { cat "$TMP/int.out" >&2; fail "interrupted load did not say so"; }
+# a stopped load: sqlite_stop.sh
 exit 0

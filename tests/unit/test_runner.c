@@ -561,6 +561,7 @@ static void test_stop_wakes_thinkers(void)
     DG_CHECK(dg_now_ns() - t0 < 5 * DG_NS_PER_S); /* stopped at 0.3 s, not after the think */
     DG_CHECK(!st.complete);
     DG_CHECK_INT(st.all[1].count, 3); /* one each, then thinking */
+    dg_run_clear_stop();
     dg_run_stats_free(&st);
     free_wl(wl);
 }
@@ -584,7 +585,9 @@ static void test_stop_request(void)
     DG_CHECK(strstr(st.stop_reason, "interrupted") != NULL);
     uint64_t calls = (uint64_t)(atomic_load(&w.ok[0]) + atomic_load(&w.ok[1]));
     DG_CHECK_INT(st.all[1].count, calls); /* in-flight transactions finished and counted */
-    DG_CHECK_INT(dg_run_stop_signal(), 0);  /* cleared for the next run */
+    DG_CHECK_INT(dg_run_stop_signal(), 2);  /* kept for the caller's shutdown ... */
+    dg_run_clear_stop();
+    DG_CHECK_INT(dg_run_stop_signal(), 0);  /* ... until it clears it for the next run */
     dg_run_stats_free(&st);
     free_wl(wl);
 }

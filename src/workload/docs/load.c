@@ -276,7 +276,8 @@ int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err)
             dg_sb_reset(&sb);
             dg_sql_add_pk(d, dg_docs_tables[i], pk, tables[i].pk, &sb);
             dg_loader_step_begin(ld, "index", "primary key %s", pk);
-            rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
+            if ((rc = dg_loader_check_stop(err)) == 0)
+                rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
             if (rc == 0)
                 dg_loader_step_end(ld, 0, 0);
         }
@@ -285,7 +286,8 @@ int dg_docs_load(dg_workload *wl, dg_loader *ld, dg_err *err)
         dg_sb_printf(&sb, "CREATE %sINDEX %s ON %s %s", indexes[i].unique ? "UNIQUE " : "",
                      indexes[i].name, indexes[i].table, indexes[i].sql);
         dg_loader_step_begin(ld, "index", "index %s", indexes[i].name);
-        rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
+        if ((rc = dg_loader_check_stop(err)) == 0)
+            rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
         if (rc == 0)
             dg_loader_step_end(ld, 0, 0);
     }

@@ -165,7 +165,8 @@ static int index_step(dg_loader *ld, dg_tables *p, int which, bool reverse, dg_e
         rc = dg_loader_parallel(ld, p->ntables, index_unit, &j, label, err);
     else
         for (int t = 0; t < p->ntables && rc == 0; t++)
-            rc = index_unit(ld, ld->conn, t, &j, err);
+            if ((rc = dg_loader_check_stop(err)) == 0)
+                rc = index_unit(ld, ld->conn, t, &j, err);
     if (rc == 0)
         dg_loader_step_end(ld, 0, 0);
     return rc;

@@ -70,6 +70,8 @@ static int load_simple(dg_loader *ld, const char *table, const char *const *cols
         if (ncols == 3) /* tellers: tid, bid, tbalance */
             v[1] = dg_vint((i - 1) / per_branch + 1);
         rc = dg_bulk_row(b, v, err);
+        if ((i & 8191) == 0 && rc == 0) /* a huge scale makes these tables long too */
+            rc = dg_loader_check_stop(err);
     }
     uint64_t rows = b->rows, bytes = b->bytes;
     int rc2 = dg_bulk_end(b, rc == 0, rc ? NULL : err);
@@ -169,6 +171,8 @@ static int tpcb_load(dg_workload *wl, dg_loader *ld, dg_err *err)
         {"pgbench_accounts", "pgbench_accounts_pkey", "aid"},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0] && dg_sql_pk_after_load(d); i++) {
+        if ((rc = dg_loader_check_stop(err)) != 0)
+            return rc;
         dg_strbuf sb = DG_STRBUF_INIT;
         dg_sql_add_pk(d, keys[i].table, keys[i].name, keys[i].cols, &sb);
         dg_loader_step_begin(ld, "index", "index %s", keys[i].name);

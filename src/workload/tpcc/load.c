@@ -114,8 +114,10 @@ static int sink_row(sink *s, const dg_value *v, dg_err *err)
             s->bytes += value_bytes(&v[i]);
         s->rows++;
     }
-    if (s->rows - s->shown_rows >= PROGRESS_ROWS)
+    if (s->rows - s->shown_rows >= PROGRESS_ROWS) {
         sink_progress(s);
+        return dg_loader_check_stop(err); /* warehouse and district: one unit for all */
+    }
     return 0;
 }
 

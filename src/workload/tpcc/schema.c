@@ -129,6 +129,8 @@ int dg_tpcc_create_indexes(dg_conn *conn, dg_loader *ld, dg_err *err)
                          keys[i].cols);
         if (ld)
             dg_loader_step_begin(ld, "index", "index %s", keys[i].name);
+        if (ld && (rc = dg_loader_check_stop(err)) != 0)
+            break;
         rc = dg_exec(conn, dg_sb_str(&sb), err);
         if (rc)
             dg_err_prefix(err, "index %s", keys[i].name);
