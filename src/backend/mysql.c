@@ -39,11 +39,9 @@
  * Transactions: START TRANSACTION [READ ONLY], preceded by SET TRANSACTION ISOLATION LEVEL
  * in the same round trip when an isolation level is asked for; COMMIT; ROLLBACK.
  *
- * Bulk load: LOAD DATA LOCAL INFILE when the server has local_infile=ON and the URL does
- * not say ?local_infile=0 (rows are formatted tab-separated into a buffer and streamed to
- * the server through a local-infile handler, one LOAD DATA per 8 MB), else multi-row
- * INSERTs sized under max_allowed_packet; either way inside one transaction per bulk
- * load. server_info reports which path the connection gets ("bulk_path").
+ * Bulk load: LOAD DATA LOCAL INFILE or multi-row INSERTs (mysql_load.c). The local-infile
+ * handler that streams a load's rows is installed on every session here: whatever file the
+ * server asks for, it reads the pending rows of the connection's current bulk load.
  *
  * Errors: the vendor error number decides the class (1213 deadlock, 1205 lock wait
  * timeout, 1020 record changed (snapshot isolation), 3572 NOWAIT: RETRY; client errors
@@ -54,18 +52,17 @@
  * lost while a COMMIT (or an autocommit statement) was in flight is reported with
  * SQLSTATE 08007 (transaction resolution unknown).
  *
- * Statistics: SHOW GLOBAL STATUS (Innodb_buffer_pool_read_requests - Innodb_buffer_pool_reads
- * = cache hits, Innodb_buffer_pool_reads = misses, Innodb_pages_written, Com_commit and
- * Com_rollback) and the size of the current database from information_schema.TABLES.
- * Com_commit counts COMMIT statements: it equals dbgauge's committed count for workloads
- * with explicit transactions; statements in autocommit mode are not in it.
+ * Bulk load (mysql_load.c) and statistics and server facts (mysql_stats.c) live beside this
+ * file; the three share mysql_int.h (the connection and bulk load types and the dg_mysql_
+ * functions that cross files). Neither calls into the other, and this file calls into
+ * neither but through the descriptor.
  *
- * Layout: errors (classification, fill_error, exec_sql), connection (reopen for the
- * monitor's dg_backend_with_reconnect), statements (parameters, results),
- * transactions, bulk load, statistics and server facts, the descriptor.
+ * Layout (the order of every server backend's <db>.c): errors (classification,
+ * fill_error, non-blocking calls, dg_mysql_exec_sql, dg_mysql_query_result), connection
+ * (attach, close, connect, the local-infile handler, interrupt), statements (parameters,
+ * results), transactions, the descriptor.
  */
-#include "backend/backend.h"
-#include "backend/mysql_api.h"
+#include "backend/mysql_int.h"
 
 #include "core/clock.h"
 #include "core/hot.h"
@@ -79,11 +76,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-extern const dg_backend dg_backend_mysql;
-
 #define DEFAULT_CONNECT_TIMEOUT 10
-#define INFILE_CHUNK_BYTES (8u << 20)
-#define INSERT_MAX_BYTES (4u << 20)
 #define RESULT_TEXT_INITIAL 64
 /* Stored rows that a finished result (read to its end, or reset) may leave in place for
  * the statement's next mysql_stmt_execute, which frees a stored result before it sends
@@ -91,23 +84,6 @@ extern const dg_backend dg_backend_mysql;
  * walks the connection's statements besides. More rows are freed at once, so that no
  * statement holds a large result it is done with. */
 #define KEEP_STORED_ROWS 64
-
-typedef struct my_conn {
-    dg_conn base; /* must be first */
-    MYSQL *my;
-    /* what mysql_real_connect got, kept to reconnect the monitor (see ensure_connected) */
-    char *host, *user, *pass, *db, *socket, *charset;
-    unsigned port, connect_timeout;
-    unsigned read_timeout, write_timeout; /* seconds a call may wait on the socket; 0 none */
-    char **init_cmds; /* SET SESSION ..., NULL-terminated */
-    char *password;   /* scrubbed from messages; NULL when none or public (= user name) */
-    unsigned generation; /* bumped by a reconnect: statements prepare themselves again */
-    int local_infile;    /* server's local_infile: -1 not asked yet, 0 off, 1 on */
-    bool client_infile;  /* LOAD DATA LOCAL allowed by the URL (?local_infile=0: no) */
-    unsigned long max_packet;
-    struct my_bulk *infile; /* the bulk load the local-infile handler serves */
-    bool nonblock;          /* opened by a fiber: every call through _start/_cont (below) */
-} my_conn;
 
 typedef struct my_stmt {
     dg_stmt base; /* must be first */
@@ -149,23 +125,6 @@ typedef struct my_stmt {
 } my_stmt;
 
 enum { K_INT, K_DBL, K_TEXT, K_DECIMAL };
-
-typedef struct my_bulk {
-    dg_bulk base; /* must be first */
-    const char *table;
-    char *cols;         /* "(a, b, c)" */
-    int ncols;
-    bool infile;        /* LOAD DATA LOCAL path, else multi-row INSERT */
-    bool wide_cols;     /* infile: a column's charset does not take ASCII bytes as they are
-                           (ucs2, utf16, utf32): every chunk is sent as utf8mb4 */
-    unsigned char high; /* infile: the OR of the chunk's text bytes (>= 0x80: not ASCII) */
-    dg_strbuf buf;      /* tab-separated rows (infile) or the INSERT being built */
-    size_t sent;        /* infile: bytes of buf already handed to the server */
-    size_t flush_at;
-    int rows_in_insert;
-    char *esc;          /* INSERT path: escaped text (grow-only) */
-    size_t esccap;
-} my_bulk;
 
 /* ---- errors ----------------------------------------------------------------------------- */
 
@@ -391,7 +350,7 @@ static void nb_stmt_close(my_conn *c, MYSQL_STMT *st)
                dg_my.mysql_stmt_close_cont(&ret, st, async_wait(c->my, st_)));
 }
 
-static void nb_close(bool nonblock, MYSQL *my)
+void dg_mysql_nb_close(bool nonblock, MYSQL *my)
 {
     if (!nonblock) {
         dg_my.mysql_close(my);
@@ -404,7 +363,7 @@ static void nb_close(bool nonblock, MYSQL *my)
 
 /* Runs text SQL (possibly several statements), discarding result sets. `may_commit`: the
  * SQL could change data on its own (user SQL, a COMMIT). */
-static int exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
+int dg_mysql_exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
 {
     const char *inflight = may_commit && !in_transaction(c) ? "statement" : NULL;
     if (nb_real_query(c, sql, (unsigned long)strlen(sql)))
@@ -424,7 +383,7 @@ static int exec_sql(my_conn *c, const char *sql, bool may_commit, dg_err *err)
 }
 
 /* Runs a query whose result is read by the caller (mysql_free_result). */
-static int query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *err)
+int dg_mysql_query_result(my_conn *c, const char *sql, MYSQL_RES **out, dg_err *err)
 {
     if (nb_real_query(c, sql, (unsigned long)strlen(sql)))
         return conn_error(c, NULL, err);
@@ -516,7 +475,7 @@ static dg_errclass classify_connect(unsigned no)
 }
 
 /* Opens a new client connection from the saved parameters into *out. */
-static int open_session(my_conn *c, MYSQL **out, dg_err *err)
+int dg_mysql_open_session(my_conn *c, MYSQL **out, dg_err *err)
 {
     pthread_once(&lib_once, lib_init);
     MYSQL *my = dg_my.mysql_init(NULL);
@@ -555,7 +514,7 @@ static int open_session(my_conn *c, MYSQL **out, dg_err *err)
         dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
                    st && strcmp(st, "00000") ? st : "08001", "%s", dg_my.mysql_error(my));
         dg_backend_scrub(err, c->password);
-        nb_close(c->nonblock, my);
+        dg_mysql_nb_close(c->nonblock, my);
         return DG_E_DB;
     }
     /* rows for LOAD DATA LOCAL come only from our buffers, never from files */
@@ -569,7 +528,7 @@ static void my_close(dg_conn *conn)
 {
     my_conn *c = (my_conn *)conn;
     if (c->my)
-        nb_close(c->nonblock, c->my);
+        dg_mysql_nb_close(c->nonblock, c->my);
     free(c->host);
     free(c->user);
     free(c->pass);
@@ -640,12 +599,12 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     }
     c->password = dg_backend_secret(c->pass, c->user, c->db);
     c->nonblock = dg_waiter_get() != NULL; /* a fiber of the events engine */
-    if ((rc = open_session(c, &c->my, err)) != 0)
+    if ((rc = dg_mysql_open_session(c, &c->my, err)) != 0)
         goto fail;
     if (opts->local_facts && dg_host_is_local(url->host)) { /* its data directory's disk */
         MYSQL_RES *res = NULL;
         dg_err ignored = DG_ERR_INIT;
-        if (query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {
+        if (dg_mysql_query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {
             MYSQL_ROW row = dg_my.mysql_fetch_row(res);
             if (row && row[0])
                 dg_conn_set_local_data(&c->base, row[0]);
@@ -659,20 +618,49 @@ fail:
     return rc;
 }
 
-/* Replaces the monitor's session with a new one (dg_backend_with_reconnect calls it, never
- * inside a transaction); statements notice the new generation and prepare themselves
- * again. */
-static int reopen(dg_conn *conn, dg_err *err)
+/* ---- connection: the local-infile handler --------------------------------------------- */
+
+/* The local-infile handler: whatever file the server asks for, it reads the pending rows
+ * of the connection's current bulk load (nothing when there is none). */
+static int infile_init(void **ptr, const char *filename, void *userdata)
 {
-    my_conn *c = (my_conn *)conn;
-    MYSQL *fresh = NULL;
-    int rc = open_session(c, &fresh, err);
-    if (rc)
-        return rc; /* keep the dead handle: calls on it fail cleanly (2006) */
-    nb_close(c->nonblock, c->my);
-    c->my = fresh;
-    c->generation++;
+    (void)filename;
+    *ptr = userdata;
     return 0;
+}
+
+static int infile_read(void *ptr, char *buf, unsigned int len)
+{
+    my_conn *c = ptr;
+    my_bulk *b = c->infile;
+    if (!b)
+        return 0;
+    size_t left = b->buf.len - b->sent;
+    size_t n = left < len ? left : len;
+    memcpy(buf, b->buf.buf + b->sent, n);
+    b->sent += n;
+    return (int)n;
+}
+
+static void infile_end(void *ptr)
+{
+    (void)ptr;
+}
+
+static int infile_error(void *ptr, char *msg, unsigned int len)
+{
+    (void)ptr;
+    snprintf(msg, len, "dbgauge serves LOAD DATA LOCAL only for its own bulk loads");
+    return 2000; /* CR_UNKNOWN_ERROR */
+}
+
+/* Shuts the socket down under a blocked client call: it returns as a lost connection at
+ * once, whether or not the server answers. */
+static void my_interrupt(dg_conn *conn)
+{
+    my_socket fd = dg_my.mysql_get_socket(((my_conn *)conn)->my);
+    if (fd >= 0)
+        shutdown(fd, SHUT_RDWR);
 }
 
 /* ---- statements ------------------------------------------------------------------------- */
@@ -1125,7 +1113,7 @@ static DG_HOT void my_reset(dg_stmt *stmt)
 
 static int my_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
-    return exec_sql((my_conn *)conn, sql, true, err);
+    return dg_mysql_exec_sql((my_conn *)conn, sql, true, err);
 }
 
 /* ---- transactions ---------------------------------------------------------------------- */
@@ -1144,7 +1132,7 @@ static int my_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
-    return exec_sql((my_conn *)conn, sql[iso][tx && tx->read_only], false, err);
+    return dg_mysql_exec_sql((my_conn *)conn, sql[iso][tx && tx->read_only], false, err);
 }
 
 static int my_commit(dg_conn *conn, dg_err *err)
@@ -1162,406 +1150,6 @@ static int my_rollback(dg_conn *conn, dg_err *err)
     if (nb_real_query(c, "ROLLBACK", 8))
         return conn_error(c, NULL, err);
     return 0;
-}
-
-/* ---- bulk load ----------------------------------------------------------------------------- */
-
-/* The local-infile handler: whatever file the server asks for, it reads the pending rows
- * of the connection's current bulk load (nothing when there is none). */
-static int infile_init(void **ptr, const char *filename, void *userdata)
-{
-    (void)filename;
-    *ptr = userdata;
-    return 0;
-}
-
-static int infile_read(void *ptr, char *buf, unsigned int len)
-{
-    my_conn *c = ptr;
-    my_bulk *b = c->infile;
-    if (!b)
-        return 0;
-    size_t left = b->buf.len - b->sent;
-    size_t n = left < len ? left : len;
-    memcpy(buf, b->buf.buf + b->sent, n);
-    b->sent += n;
-    return (int)n;
-}
-
-static void infile_end(void *ptr)
-{
-    (void)ptr;
-}
-
-static int infile_error(void *ptr, char *msg, unsigned int len)
-{
-    (void)ptr;
-    snprintf(msg, len, "dbgauge serves LOAD DATA LOCAL only for its own bulk loads");
-    return 2000; /* CR_UNKNOWN_ERROR */
-}
-
-/* The server's local_infile and max_allowed_packet, asked once per connection. */
-static int server_limits(my_conn *c, dg_err *err)
-{
-    if (c->local_infile >= 0)
-        return 0;
-    MYSQL_RES *res = NULL;
-    int rc = query_result(c, "SELECT @@local_infile, @@max_allowed_packet", &res, err);
-    if (rc)
-        return rc;
-    MYSQL_ROW row = dg_my.mysql_fetch_row(res);
-    c->local_infile = row && row[0] && atoi(row[0]) == 1;
-    c->max_packet = row && row[1] ? strtoul(row[1], NULL, 10) : 1u << 20;
-    dg_my.mysql_free_result(res);
-    return 0;
-}
-
-static int bulk_flush(my_bulk *b, dg_err *err)
-{
-    my_conn *c = (my_conn *)b->base.conn;
-    if (b->infile) {
-        if (b->buf.len == 0)
-            return 0;
-        dg_strbuf sql = DG_STRBUF_INIT;
-        /* A chunk of ASCII text goes as it is (CHARACTER SET binary): ASCII bytes are the
-         * same characters in every charset a column here can have, and the server then
-         * copies them instead of converting each value from utf8mb4 (to latin1, the
-         * default). Any other byte: utf8mb4, converted as the column needs. */
-        bool ascii = !b->wide_cols && !(b->high & 0x80);
-        dg_sb_printf(&sql,
-                     "LOAD DATA LOCAL INFILE 'dbgauge-bulk' INTO TABLE %s CHARACTER SET %s "
-                     "FIELDS TERMINATED BY '\\t' ESCAPED BY '\\\\' LINES TERMINATED BY '\\n' %s",
-                     b->table, ascii ? "binary" : "utf8mb4", b->cols);
-        b->high = 0;
-        b->sent = 0;
-        c->infile = b;
-        int rc = exec_sql(c, dg_sb_str(&sql), false, err);
-        c->infile = NULL;
-        dg_sb_free(&sql);
-        if (rc == 0 && dg_my.mysql_warning_count(c->my) > 0) {
-            /* LOAD DATA turns bad values into warnings; a load must be exact */
-            MYSQL_RES *w = NULL;
-            if (query_result(c, "SHOW WARNINGS LIMIT 1", &w, NULL) == 0) {
-                MYSQL_ROW row = dg_my.mysql_fetch_row(w);
-                rc = dg_err_set(err, DG_E_DB, DG_EC_USER, row && row[1] ? atoi(row[1]) : 0,
-                                NULL, "LOAD DATA into %s: %s", b->table,
-                                row && row[2] ? row[2] : "warnings");
-                dg_my.mysql_free_result(w);
-            }
-        }
-        b->base.bytes += b->buf.len;
-        dg_sb_reset(&b->buf);
-        return rc;
-    }
-    if (b->rows_in_insert == 0)
-        return 0;
-    int rc = exec_sql(c, dg_sb_str(&b->buf), false, err);
-    b->base.bytes += b->buf.len;
-    dg_sb_reset(&b->buf);
-    b->rows_in_insert = 0;
-    return rc;
-}
-
-static int my_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
-                         dg_bulk **out, dg_err *err)
-{
-    my_conn *c = (my_conn *)conn;
-    int rc = server_limits(c, err);
-    if (rc)
-        return rc;
-    bool infile = c->local_infile == 1 && c->client_infile, wide = false;
-    if (infile) {
-        /* columns whose charset stores ASCII otherwise than as its bytes (asked before the
-         * load's transaction: a dictionary read inside it can deadlock with other jobs) */
-        char sql[512];
-        snprintf(sql, sizeof sql,
-                 "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = DATABASE() "
-                 "AND table_name = '%s' AND character_set_name IN ('ucs2', 'utf16', 'utf16le', 'utf32')",
-                 table);
-        MYSQL_RES *res = NULL;
-        if ((rc = query_result(c, sql, &res, err)) != 0)
-            return rc;
-        MYSQL_ROW row = dg_my.mysql_fetch_row(res);
-        wide = !row || !row[0] || strcmp(row[0], "0") != 0;
-        dg_my.mysql_free_result(res);
-    }
-    if ((rc = exec_sql(c, "START TRANSACTION", false, err)) != 0)
-        return rc;
-    my_bulk *b = xcalloc(1, sizeof *b);
-    b->base.conn = conn;
-    b->table = table;
-    b->ncols = ncols;
-    b->infile = infile;
-    b->wide_cols = wide;
-    dg_strbuf cl = DG_STRBUF_INIT;
-    dg_sb_addc(&cl, '(');
-    for (int i = 0; i < ncols; i++)
-        dg_sb_printf(&cl, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_addc(&cl, ')');
-    b->cols = dg_sb_take(&cl);
-    size_t packet = c->max_packet > 4096 ? c->max_packet - 1024 : 4096;
-    b->flush_at = b->infile ? INFILE_CHUNK_BYTES : (packet < INSERT_MAX_BYTES ? packet / 2 : INSERT_MAX_BYTES);
-    *out = &b->base;
-    return 0;
-}
-
-/* LOAD DATA field: \N for NULL; backslash, tab, newline, CR and NUL escaped. */
-static void infile_value(dg_strbuf *sb, const dg_value *v, unsigned char *high)
-{
-    char num[32];
-    switch (v->type) {
-    case DG_V_NULL:
-        dg_sb_addn(sb, "\\N", 2);
-        return;
-    case DG_V_TEXT: {
-        const char *p = v->u.s.ptr, *e = p + v->u.s.len, *run = p;
-        unsigned char h = 0;
-        for (; p < e; p++) {
-            h |= (unsigned char)*p;
-            const char *esc = NULL;
-            switch (*p) {
-            case '\\': esc = "\\\\"; break;
-            case '\t': esc = "\\t"; break;
-            case '\n': esc = "\\n"; break;
-            case '\r': esc = "\\r"; break;
-            case '\0': esc = "\\0"; break;
-            }
-            if (esc) {
-                dg_sb_addn(sb, run, (size_t)(p - run));
-                dg_sb_addn(sb, esc, 2);
-                run = p + 1;
-            }
-        }
-        dg_sb_addn(sb, run, (size_t)(e - run));
-        *high |= h;
-        return;
-    }
-    default:
-        dg_value_format(v, num, sizeof num);
-        dg_sb_add(sb, num);
-        return;
-    }
-}
-
-/* INSERT literal: NULL, a number, or a quoted string escaped by the client library (which
- * knows the connection's character set and NO_BACKSLASH_ESCAPES). */
-static void insert_value(my_conn *c, my_bulk *b, const dg_value *v)
-{
-    char num[40];
-    switch (v->type) {
-    case DG_V_NULL:
-        dg_sb_add(&b->buf, "NULL");
-        return;
-    case DG_V_TEXT:
-        if (b->esccap < v->u.s.len * 2 + 1) {
-            b->esccap = v->u.s.len * 2 + 1;
-            b->esc = xrealloc(b->esc, b->esccap);
-        }
-        dg_sb_addc(&b->buf, '\'');
-        unsigned long n =
-            dg_my.mysql_real_escape_string(c->my, b->esc, v->u.s.ptr, (unsigned long)v->u.s.len);
-        dg_sb_addn(&b->buf, b->esc, n);
-        dg_sb_addc(&b->buf, '\'');
-        return;
-    default:
-        dg_value_format(v, num, sizeof num);
-        dg_sb_add(&b->buf, num);
-        return;
-    }
-}
-
-static int my_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
-{
-    my_bulk *b = (my_bulk *)bulk;
-    my_conn *c = (my_conn *)bulk->conn;
-    if (b->infile) {
-        for (int i = 0; i < b->ncols; i++) {
-            if (i)
-                dg_sb_addc(&b->buf, '\t');
-            infile_value(&b->buf, &vals[i], &b->high);
-        }
-        dg_sb_addc(&b->buf, '\n');
-    } else {
-        if (b->rows_in_insert == 0)
-            dg_sb_printf(&b->buf, "INSERT INTO %s %s VALUES ", b->table, b->cols);
-        else
-            dg_sb_addc(&b->buf, ',');
-        dg_sb_addc(&b->buf, '(');
-        for (int i = 0; i < b->ncols; i++) {
-            if (i)
-                dg_sb_addc(&b->buf, ',');
-            insert_value(c, b, &vals[i]);
-        }
-        dg_sb_addc(&b->buf, ')');
-        b->rows_in_insert++;
-    }
-    b->base.rows++;
-    return b->buf.len >= b->flush_at ? bulk_flush(b, err) : 0;
-}
-
-static int my_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
-{
-    my_bulk *b = (my_bulk *)bulk;
-    my_conn *c = (my_conn *)bulk->conn;
-    int rc = 0;
-    if (commit) {
-        rc = bulk_flush(b, err);
-        if (rc == 0)
-            rc = exec_sql(c, "COMMIT", true, err);
-    }
-    if (!commit || rc)
-        exec_sql(c, "ROLLBACK", false, NULL);
-    dg_sb_free(&b->buf);
-    free(b->esc);
-    free(b->cols);
-    free(b);
-    return rc;
-}
-
-/* ---- statistics and server facts --------------------------------------------------------- */
-
-/* Runs fn on the monitor connection, which reconnects after a server restart (the client
- * library notices a dead session only when it is used: fn finds out). */
-static int with_reconnect(my_conn *c, int (*fn)(dg_conn *, void *, dg_err *), void *arg,
-                          dg_err *err)
-{
-    return dg_backend_with_reconnect(&c->base, true, reopen, fn, arg, err);
-}
-
-static int read_stats(dg_conn *conn, void *arg, dg_err *err)
-{
-    my_conn *c = (my_conn *)conn;
-    dg_dbstats *out = arg;
-    MYSQL_RES *res = NULL;
-    int rc = query_result(c,
-                          "SHOW GLOBAL STATUS WHERE Variable_name IN ("
-                          "'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', "
-                          "'Innodb_pages_written', 'Com_commit', 'Com_rollback')",
-                          &res, err);
-    if (rc)
-        return rc;
-    int64_t requests = -1, reads = -1;
-    out->pages_written = out->commits = out->rollbacks = -1;
-    MYSQL_ROW row;
-    while ((row = dg_my.mysql_fetch_row(res)) != NULL) {
-        if (!row[0] || !row[1])
-            continue;
-        int64_t v = strtoll(row[1], NULL, 10);
-        if (!strcasecmp(row[0], "Innodb_buffer_pool_read_requests"))
-            requests = v;
-        else if (!strcasecmp(row[0], "Innodb_buffer_pool_reads"))
-            reads = v;
-        else if (!strcasecmp(row[0], "Innodb_pages_written"))
-            out->pages_written = v;
-        else if (!strcasecmp(row[0], "Com_commit"))
-            out->commits = v;
-        else if (!strcasecmp(row[0], "Com_rollback"))
-            out->rollbacks = v;
-    }
-    dg_my.mysql_free_result(res);
-    /* read requests are logical reads; the reads among them that missed went to disk */
-    out->cache_hits = requests >= 0 && reads >= 0 ? requests - reads : -1;
-    out->cache_misses = reads;
-    res = NULL;
-    rc = query_result(c,
-                      "SELECT COALESCE(SUM(data_length + index_length), 0) FROM "
-                      "information_schema.TABLES WHERE table_schema = DATABASE()",
-                      &res, err);
-    if (rc)
-        return rc;
-    row = dg_my.mysql_fetch_row(res);
-    out->db_size_bytes = row && row[0] ? strtoll(row[0], NULL, 10) : -1;
-    dg_my.mysql_free_result(res);
-    return 0;
-}
-
-static int my_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
-{
-    return with_reconnect((my_conn *)conn, read_stats, out, err);
-}
-
-static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
-{
-    my_conn *c = (my_conn *)conn;
-    dg_server_info *out = arg;
-    memset(out, 0, sizeof *out);
-    snprintf(out->version, sizeof out->version, "%s %s",
-             strstr(dg_my.mysql_get_server_info(c->my), "MariaDB") ? "MariaDB" : "MySQL",
-             dg_my.mysql_get_server_info(c->my));
-    MYSQL_RES *res = NULL;
-    int rc = query_result(c,
-                          "SHOW GLOBAL VARIABLES WHERE Variable_name IN ("
-                          "'innodb_buffer_pool_size', 'innodb_flush_log_at_trx_commit', "
-                          "'sync_binlog', 'tx_isolation', 'transaction_isolation', "
-                          "'innodb_log_file_size', 'max_connections', 'local_infile', "
-                          "'log_bin', 'innodb_flush_method', 'innodb_doublewrite', "
-                          "'max_allowed_packet', 'innodb_snapshot_isolation', 'version_comment')",
-                          &res, err);
-    if (rc)
-        return rc;
-    MYSQL_ROW row;
-    bool infile = false;
-    while ((row = dg_my.mysql_fetch_row(res)) != NULL) {
-        if (!row[0])
-            continue;
-        dg_server_info_add(out, row[0], row[1] ? row[1] : "");
-        if (!strcasecmp(row[0], "local_infile") && row[1])
-            infile = !strcasecmp(row[1], "ON") || !strcmp(row[1], "1");
-    }
-    dg_my.mysql_free_result(res);
-    dg_server_info_add(out, "bulk_path",
-                       infile && c->client_infile ? "LOAD DATA LOCAL INFILE" : "multi-row INSERT");
-    dg_server_info_add(out, "connection", c->socket ? "unix socket" : "tcp");
-    return 0;
-}
-
-static int my_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
-{
-    return with_reconnect((my_conn *)conn, read_server_info, out, err);
-}
-
-typedef struct exists_arg {
-    const char *table;
-    bool *out;
-} exists_arg;
-
-static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
-{
-    my_conn *c = (my_conn *)conn;
-    exists_arg *a = arg;
-    char esc[512];
-    size_t n = strlen(a->table);
-    if (n > 200)
-        return dg_err_fail(err, DG_E_INVAL, "table name too long: %.40s...", a->table);
-    dg_my.mysql_real_escape_string(c->my, esc, a->table, (unsigned long)n);
-    char sql[768];
-    snprintf(sql, sizeof sql,
-             "SELECT COUNT(*) FROM information_schema.TABLES WHERE table_schema = DATABASE() "
-             "AND table_name = '%s'",
-             esc);
-    MYSQL_RES *res = NULL;
-    int rc = query_result(c, sql, &res, err);
-    if (rc)
-        return rc;
-    MYSQL_ROW row = dg_my.mysql_fetch_row(res);
-    *a->out = row && row[0] && atoll(row[0]) > 0;
-    dg_my.mysql_free_result(res);
-    return 0;
-}
-
-/* Shuts the socket down under a blocked client call: it returns as a lost connection at
- * once, whether or not the server answers. */
-static void my_interrupt(dg_conn *conn)
-{
-    my_socket fd = dg_my.mysql_get_socket(((my_conn *)conn)->my);
-    if (fd >= 0)
-        shutdown(fd, SHUT_RDWR);
-}
-
-static int my_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
-{
-    exists_arg a = {table, out};
-    return with_reconnect((my_conn *)conn, read_table_exists, &a, err);
 }
 
 /* ---- descriptor ------------------------------------------------------------------------- */
@@ -1666,12 +1254,12 @@ const dg_backend dg_backend_mysql = {
     .begin = my_begin,
     .commit = my_commit,
     .rollback = my_rollback,
-    .bulk_begin = my_bulk_begin,
-    .bulk_row = my_bulk_row,
-    .bulk_end = my_bulk_end,
-    .stats = my_stats,
-    .server_info = my_server_info,
+    .bulk_begin = dg_mysql_bulk_begin,
+    .bulk_row = dg_mysql_bulk_row,
+    .bulk_end = dg_mysql_bulk_end,
+    .stats = dg_mysql_stats,
+    .server_info = dg_mysql_server_info,
     .conn_cache_stats = NULL,
-    .table_exists = my_table_exists,
+    .table_exists = dg_mysql_table_exists,
     .interrupt = my_interrupt,
 };

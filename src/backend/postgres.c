@@ -16,8 +16,7 @@
  * connection, '?' rewritten to $n outside quotes and comments), run with PQexecPrepared
  * and text-format parameters encoded into per-statement, grow-only buffers; the whole
  * result is kept until the next execute/reset and read through fetch/column. Transactions
- * are BEGIN [ISOLATION LEVEL ...] [READ ONLY] / COMMIT / ROLLBACK. Bulk load is COPY ...
- * FROM STDIN in text format.
+ * are BEGIN [ISOLATION LEVEL ...] [READ ONLY] / COMMIT / ROLLBACK.
  *
  * Events engine: a connection opened on a fiber (a thread with a waiter, core/wait.h)
  * connects with PQconnectStartParams/PQconnectPoll, runs in libpq's non-blocking mode and
@@ -43,11 +42,17 @@
  * resolution unknown): the server may or may not have committed it. Messages never carry
  * the password (libpq does not put it in them; they are scrubbed anyway).
  *
- * Layout: errors (classification, fill_error, exec_sql), connection (keywords, reopen for
- * the monitor's dg_backend_with_reconnect), SQL rewriting, statements, transactions, bulk
- * load (COPY), statistics and server facts, the descriptor.
+ * Bulk load (COPY ... FROM STDIN: postgres_load.c) and statistics and server facts
+ * (postgres_stats.c) live beside this file; the three share postgres_int.h (the connection
+ * type and the dg_postgres_ functions that cross files). Neither calls into the other, and
+ * this file calls into neither but through the descriptor.
+ *
+ * Layout (the order of every server backend's <db>.c): errors (classification,
+ * dg_postgres_fill_error, non-blocking commands, pipelined transactions,
+ * dg_postgres_exec_sql), connection (keywords, attach, close, connect, interrupt), SQL
+ * rewriting, statements, transactions, the descriptor.
  */
-#include "backend/backend.h"
+#include "backend/postgres_int.h"
 #include "backend/pgcopy.h"
 
 #include "core/clock.h"
@@ -56,28 +61,14 @@
 #include "core/wait.h"
 #include "core/xalloc.h"
 
-#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
 
-#define COPY_FLUSH_BYTES (256 * 1024)
 #define DEALLOCATE_BATCH 32
-
-/* Publishes this session's statistics counters now. A forced flush only happens when the
- * session has a pending statistics entry: a bare SELECT pg_stat_force_next_flush() after
- * the counters were flushed at idle (at most once a second) has none, so its own commit
- * would stay unpublished until the server process exits, some time after the client is
- * gone (and would land in somebody else's reading). Reading a row of pg_database makes
- * the statement itself leave an entry, so the flush always takes place, itself included. */
-#define FLUSH_STATS_SQL                                                                      \
-    "SELECT pg_stat_force_next_flush() FROM pg_catalog.pg_database "                        \
-    "WHERE datname = current_database()"
 #define DEFAULT_CONNECT_TIMEOUT "10"
-
-extern const dg_backend dg_backend_postgres;
 
 /* Type OIDs (pg_type.dat; stable since forever) that column() converts. */
 enum {
@@ -90,25 +81,6 @@ enum {
     OID_FLOAT8 = 701,
     OID_NUMERIC = 1700,
 };
-
-typedef struct pg_conn {
-    dg_conn base; /* must be first */
-    PGconn *pg;
-    /* What PQconnectdbParams got, kept to reconnect the monitor (see reopen). */
-    char **keys, **vals; /* NULL-terminated, owned */
-    char *password;      /* scrubbed from messages; NULL when none or public (= user name) */
-    int server_version;  /* PQserverVersion, e.g. 150018 */
-    unsigned next_name;  /* statement names dg1, dg2, ... */
-    unsigned generation; /* bumped by a reconnect: statements re-prepare themselves */
-    dg_strbuf dealloc;   /* DEALLOCATE commands of freed statements, sent in batches */
-    int ndealloc;
-    bool copy_text;      /* ?copy=text: bulk loads in COPY's text format, not binary */
-    bool nonblock;       /* opened by a fiber (events engine): libpq's non-blocking mode,
-                            every wait through dg_wait_fd (see send_wait) */
-    bool pipeline;       /* dg_connopts.pipeline: transactions run in pipeline mode */
-    bool in_pipe;        /* a transaction's commands are being pipelined */
-    int pending;         /* commands sent in this pipeline, their results not yet read */
-} pg_conn;
 
 typedef struct pg_stmt {
     dg_stmt base; /* must be first */
@@ -126,17 +98,6 @@ typedef struct pg_stmt {
     char **textbuf;
     size_t *textcap;
 } pg_stmt;
-
-typedef struct pg_bulk {
-    dg_bulk base; /* must be first */
-    int ncols;
-    bool in_tx;   /* a whole-table load: COPY in BEGIN .. COMMIT (bulk_begin) */
-    bool binary;  /* FORMAT binary: kinds[] says how each column is written */
-    dg_pgcopy_kind *kinds;
-    char **names; /* the columns, for messages */
-    char *buf;
-    size_t len, cap;
-} pg_bulk;
 
 /* ---- errors ----------------------------------------------------------------------------- */
 
@@ -184,7 +145,7 @@ static void one_line(const char *msg, char *buf, size_t len)
  * `inflight`: non-NULL ("COMMIT", "statement") when the command could have committed on
  * its own (a COMMIT, or a statement outside a transaction block): a connection lost then
  * leaves the outcome unknown (SQLSTATE 08007). Returns DG_E_DB. */
-static int fill_error(pg_conn *c, const PGresult *res, const char *inflight, dg_err *err)
+int dg_postgres_fill_error(pg_conn *c, const PGresult *res, const char *inflight, dg_err *err)
 {
     if (!err)
         return DG_E_DB;
@@ -357,7 +318,8 @@ static PGresult *pipe_finish(pg_conn *c, bool *broken)
  * receives the result when not NULL (caller PQclear()s it), else it is cleared. `may_commit`:
  * the command could change data on its own (user SQL), so outside a transaction block a
  * lost connection leaves its outcome unknown. */
-static int exec_sql(pg_conn *c, const char *sql, bool may_commit, PGresult **out, dg_err *err)
+int dg_postgres_exec_sql(pg_conn *c, const char *sql, bool may_commit, PGresult **out,
+                         dg_err *err)
 {
     const char *inflight =
         may_commit && PQtransactionStatus(c->pg) == PQTRANS_IDLE ? "statement" : NULL;
@@ -375,7 +337,7 @@ static int exec_sql(pg_conn *c, const char *sql, bool may_commit, PGresult **out
                           "COPY cannot run as a plain statement (the bulk loader uses it)");
     }
     if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
-        int rc = fill_error(c, res, inflight, err);
+        int rc = dg_postgres_fill_error(c, res, inflight, err);
         PQclear(res);
         return rc;
     }
@@ -531,7 +493,7 @@ static PGconn *connect_nonblocking(pg_conn *c)
     return pg;
 }
 
-static int open_session(pg_conn *c, PGconn **out, dg_err *err)
+int dg_postgres_open_session(pg_conn *c, PGconn **out, dg_err *err)
 {
     PGconn *pg = c->nonblock ? connect_nonblocking(c)
                              : PQconnectdbParams((const char *const *)c->keys,
@@ -553,24 +515,6 @@ static int open_session(pg_conn *c, PGconn **out, dg_err *err)
     c->server_version = PQserverVersion(pg);
     PQsetNoticeProcessor(pg, ignore_notice, NULL);
     *out = pg;
-    return 0;
-}
-
-/* Replaces the monitor's session with a new one (dg_backend_with_reconnect calls it, never
- * inside a transaction); statements notice the new generation and prepare themselves
- * again. On failure the old handle stays (calls on it fail cleanly). */
-static int reopen(dg_conn *conn, dg_err *err)
-{
-    pg_conn *c = (pg_conn *)conn;
-    PGconn *fresh = NULL;
-    int rc = open_session(c, &fresh, err);
-    if (rc)
-        return rc;
-    PQfinish(c->pg);
-    c->pg = fresh;
-    c->generation++;
-    dg_sb_reset(&c->dealloc); /* the old session's statements died with it */
-    c->ndealloc = 0;
     return 0;
 }
 
@@ -702,7 +646,7 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->nonblock = dg_waiter_get() != NULL;
     c->pipeline = opts->pipeline;
     /* expand_dbname = 0 (in open_pg): a database name is a name, never a conninfo string */
-    rc = open_session(c, &c->pg, err);
+    rc = dg_postgres_open_session(c, &c->pg, err);
     if (rc)
         goto fail;
     if (opts->local_facts && dg_host_is_local(url->host)) {
@@ -722,6 +666,16 @@ fail:
     dg_sb_free(&options);
     pg_close(&c->base);
     return rc;
+}
+
+
+/* Shuts the socket down under a blocked libpq call: it returns as a lost connection at
+ * once, whether or not the server answers (a cancel request would need the server). */
+static void pg_interrupt(dg_conn *conn)
+{
+    int fd = PQsocket(((pg_conn *)conn)->pg);
+    if (fd >= 0)
+        shutdown(fd, SHUT_RDWR);
 }
 
 /* ---- SQL rewriting ---------------------------------------------------------------------- */
@@ -825,7 +779,7 @@ static int prepare_on_server(pg_conn *c, pg_stmt *s, dg_err *err)
 {
     if (c->in_pipe) { /* a reconnect inside a pipelined transaction: queued like the rest */
         if (!PQsendPrepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL))
-            return fill_error(c, NULL, NULL, err);
+            return dg_postgres_fill_error(c, NULL, NULL, err);
         c->pending++;
         s->generation = c->generation;
         return 0;
@@ -834,7 +788,7 @@ static int prepare_on_server(pg_conn *c, pg_stmt *s, dg_err *err)
                     : PQsendPrepare(c->pg, s->name, s->pgsql, s->base.nparams, NULL) ? await_result(c)
                                                                                    : NULL;
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-        int rc = fill_error(c, res, NULL, err);
+        int rc = dg_postgres_fill_error(c, res, NULL, err);
         PQclear(res);
         return rc;
     }
@@ -908,7 +862,7 @@ static int pg_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err
 
 /* Decimal digits of an int64 into buf (at least 21 bytes), two digits per step; returns
  * buf. (The hot path formats every integer parameter: snprintf costs ~10x more.) */
-static const char *format_int(int64_t v, char *buf)
+const char *dg_postgres_format_int(int64_t v, char *buf)
 {
     static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -944,7 +898,7 @@ static const char *encode_param(pg_stmt *s, int i, const dg_value *v)
     case DG_V_NULL:
         return NULL;
     case DG_V_INT:
-        return format_int(v->u.i, s->scratch[i]);
+        return dg_postgres_format_int(v->u.i, s->scratch[i]);
     case DG_V_DOUBLE:
         snprintf(s->scratch[i], sizeof s->scratch[i], "%.17g", v->u.d);
         return s->scratch[i];
@@ -993,7 +947,7 @@ static DG_HOT int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_er
         s->values[i] = encode_param(s, i, &params[i]);
     if (c->in_pipe) { /* queued: its result is read by the commit */
         if (!PQsendQueryPrepared(c->pg, s->name, n, s->values, NULL, NULL, 0))
-            return fill_error(c, NULL, NULL, err);
+            return dg_postgres_fill_error(c, NULL, NULL, err);
         c->pending++;
         return 0;
     }
@@ -1013,7 +967,7 @@ static DG_HOT int pg_execute(dg_stmt *stmt, const dg_value *params, int n, dg_er
         return 0;
     }
     default: {
-        int rc = fill_error(c, res, inflight, err);
+        int rc = dg_postgres_fill_error(c, res, inflight, err);
         PQclear(res);
         return rc;
     }
@@ -1061,7 +1015,7 @@ static const char *pg_colname(dg_stmt *stmt, int i)
     return r ? PQfname(r, i) : NULL;
 }
 
-static bool parse_int(const char *p, int64_t *out)
+bool dg_postgres_parse_int(const char *p, int64_t *out)
 {
     return dg_pgcopy_parse_int(p, strlen(p), out);
 }
@@ -1106,7 +1060,7 @@ static DG_HOT void pg_column(dg_stmt *stmt, int i, dg_value *out)
     case OID_INT8:
     case OID_OID: {
         int64_t x;
-        if (parse_int(v, &x)) {
+        if (dg_postgres_parse_int(v, &x)) {
             *out = dg_vint(x);
             return;
         }
@@ -1149,8 +1103,8 @@ static int pg_exec(dg_conn *conn, const char *sql, dg_err *err)
 {
     pg_conn *c = (pg_conn *)conn;
     if (c->in_pipe) /* queued like a statement (one command: pipeline mode takes no lists) */
-        return pipe_send(c, sql) ? 0 : fill_error(c, NULL, NULL, err);
-    return exec_sql(c, sql, true, NULL, err);
+        return pipe_send(c, sql) ? 0 : dg_postgres_fill_error(c, NULL, NULL, err);
+    return dg_postgres_exec_sql(c, sql, true, NULL, err);
 }
 
 /* ---- transactions ---------------------------------------------------------------------- */
@@ -1170,17 +1124,17 @@ static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
     if (c->pipeline && PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
         PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
         if (!PQenterPipelineMode(c->pg))
-            return fill_error(c, NULL, NULL, err);
+            return dg_postgres_fill_error(c, NULL, NULL, err);
         c->in_pipe = true;
         c->pending = 0;
         if (!pipe_send(c, sql[iso][tx && tx->read_only])) {
             bool broken;
             PQclear(pipe_finish(c, &broken));
-            return fill_error(c, NULL, NULL, err);
+            return dg_postgres_fill_error(c, NULL, NULL, err);
         }
         return 0;
     }
-    return exec_sql(c, sql[iso][tx && tx->read_only], false, NULL, err);
+    return dg_postgres_exec_sql(c, sql[iso][tx && tx->read_only], false, NULL, err);
 }
 
 static int pg_commit(dg_conn *conn, dg_err *err)
@@ -1192,7 +1146,7 @@ static int pg_commit(dg_conn *conn, dg_err *err)
         PGresult *first = pipe_finish(c, &broken);
         if (first || broken || !sent) {
             /* the first error is the transaction's; a lost connection leaves it unknown */
-            int rc = fill_error(c, first, "COMMIT", err);
+            int rc = dg_postgres_fill_error(c, first, "COMMIT", err);
             PQclear(first);
             return rc;
         }
@@ -1200,7 +1154,7 @@ static int pg_commit(dg_conn *conn, dg_err *err)
     }
     PGresult *res = run_sql(c, "COMMIT");
     if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
-        int rc = fill_error(c, res, "COMMIT", err);
+        int rc = dg_postgres_fill_error(c, res, "COMMIT", err);
         PQclear(res);
         return rc;
     }
@@ -1227,416 +1181,8 @@ static int pg_rollback(dg_conn *conn, dg_err *err)
         return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08003",
                           "cannot roll back: the connection was lost");
     default:
-        return exec_sql(c, "ROLLBACK", false, NULL, err);
+        return dg_postgres_exec_sql(c, "ROLLBACK", false, NULL, err);
     }
-}
-
-/* ---- bulk load (COPY FROM STDIN, binary or text format) ------------------------------------- */
-
-static void bulk_reserve(pg_bulk *b, size_t extra)
-{
-    if (b->len + extra <= b->cap)
-        return;
-    size_t cap = b->cap ? b->cap : COPY_FLUSH_BYTES + 4096;
-    while (cap < b->len + extra)
-        cap *= 2;
-    b->buf = xrealloc(b->buf, cap);
-    b->cap = cap;
-}
-
-static int bulk_flush(pg_bulk *b, dg_err *err)
-{
-    pg_conn *c = (pg_conn *)b->base.conn;
-    if (b->len == 0)
-        return 0;
-    if (PQputCopyData(c->pg, b->buf, (int)b->len) != 1)
-        return fill_error(c, NULL, NULL, err);
-    b->base.bytes += b->len;
-    b->len = 0;
-    return 0;
-}
-
-static void bulk_free(pg_bulk *b)
-{
-    if (b->names)
-        for (int i = 0; i < b->ncols; i++)
-            free(b->names[i]);
-    free(b->names);
-    free(b->kinds);
-    free(b->buf);
-    free(b);
-}
-
-/* The binary COPY writer of each column, from the columns' types as a query returns them;
- * b->binary stays false (text format) when a type is not one pgcopy writes, or when the
- * server keeps timestamps as floating point (a build option gone since PostgreSQL 10). */
-static int copy_kinds(pg_conn *c, const char *table, const char *const *cols, int ncols, pg_bulk *b,
-                      dg_err *err)
-{
-    dg_strbuf sql = DG_STRBUF_INIT;
-    dg_sb_add(&sql, "SELECT ");
-    for (int i = 0; i < ncols; i++)
-        dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_printf(&sql, " FROM %s LIMIT 0", table);
-    PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
-    dg_sb_free(&sql);
-    if (!res || PQresultStatus(res) != PGRES_TUPLES_OK || PQnfields(res) != ncols) {
-        int rc = fill_error(c, res, NULL, err);
-        PQclear(res);
-        return rc ? rc : dg_err_fail(err, DG_E_DB, "COPY %s: cannot read its column types", table);
-    }
-    const char *idt = PQparameterStatus(c->pg, "integer_datetimes");
-    bool int_stamps = idt && !strcmp(idt, "on");
-    b->ncols = ncols;
-    b->kinds = xcalloc((size_t)ncols, sizeof *b->kinds);
-    b->names = xcalloc((size_t)ncols, sizeof *b->names);
-    b->binary = true;
-    for (int i = 0; i < ncols; i++) {
-        b->kinds[i] = dg_pgcopy_kind_of((unsigned)PQftype(res, i));
-        b->names[i] = xstrdup(cols[i]);
-        if (b->kinds[i] == DG_PGC_UNSUPPORTED || (b->kinds[i] == DG_PGC_TIMESTAMP && !int_stamps))
-            b->binary = false;
-    }
-    PQclear(res);
-    return 0;
-}
-
-/* COPY ... FROM STDIN into table. whole: the caller loads the whole of a table it has just
- * created and that nobody else writes; then the COPY runs in a transaction that first
- * empties the table (TRUNCATE, instant on a new table), which allows FREEZE: rows are
- * written frozen and their pages all-visible, so the VACUUM after the load has nothing
- * left to do and the first readers set no hint bits. */
-static int bulk_begin(pg_conn *c, const char *table, const char *const *cols, int ncols, bool whole,
-                      dg_bulk **out, dg_err *err)
-{
-    dg_strbuf sql = DG_STRBUF_INIT;
-    int rc = 0;
-    if (whole) {
-        dg_sb_printf(&sql, "BEGIN; TRUNCATE %s", table);
-        rc = exec_sql(c, dg_sb_str(&sql), false, NULL, err);
-        dg_sb_reset(&sql);
-        if (rc) {
-            dg_sb_free(&sql);
-            PQclear(PQexec(c->pg, "ROLLBACK"));
-            return rc;
-        }
-    }
-    pg_bulk *b = xcalloc(1, sizeof *b);
-    if (!c->copy_text && (rc = copy_kinds(c, table, cols, ncols, b, err)) != 0) {
-        bulk_free(b);
-        dg_sb_free(&sql);
-        if (whole)
-            PQclear(PQexec(c->pg, "ROLLBACK"));
-        return rc;
-    }
-    dg_sb_printf(&sql, "COPY %s (", table);
-    for (int i = 0; i < ncols; i++)
-        dg_sb_printf(&sql, "%s%s", i ? ", " : "", cols[i]);
-    dg_sb_add(&sql, ") FROM STDIN");
-    if (b->binary || whole)
-        dg_sb_printf(&sql, " (%s%s%s)", b->binary ? "FORMAT binary" : "", b->binary && whole ? ", " : "",
-                     whole ? "FREEZE" : "");
-    PGresult *res = PQexec(c->pg, dg_sb_str(&sql));
-    dg_sb_free(&sql);
-    if (!res || PQresultStatus(res) != PGRES_COPY_IN) {
-        rc = fill_error(c, res, NULL, err);
-        PQclear(res);
-        bulk_free(b);
-        if (whole)
-            PQclear(PQexec(c->pg, "ROLLBACK"));
-        return rc;
-    }
-    PQclear(res);
-    b->base.conn = &c->base;
-    b->ncols = ncols;
-    b->in_tx = whole;
-    if (b->binary) {
-        bulk_reserve(b, DG_PGCOPY_HEADER_LEN);
-        memcpy(b->buf, dg_pgcopy_header, DG_PGCOPY_HEADER_LEN);
-        b->len = DG_PGCOPY_HEADER_LEN;
-    }
-    *out = &b->base;
-    return 0;
-}
-
-static int pg_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
-                         dg_bulk **out, dg_err *err)
-{
-    return bulk_begin((pg_conn *)conn, table, cols, ncols, false, out, err);
-}
-
-static int pg_bulk_begin_whole(dg_conn *conn, const char *table, const char *const *cols,
-                               int ncols, dg_bulk **out, dg_err *err)
-{
-    return bulk_begin((pg_conn *)conn, table, cols, ncols, true, out, err);
-}
-
-/* Appends the fields of a row in the binary format. */
-static int binary_row(pg_bulk *b, const dg_value *vals, dg_err *err)
-{
-    bulk_reserve(b, 2);
-    b->buf[b->len++] = (char)(b->ncols >> 8);
-    b->buf[b->len++] = (char)b->ncols;
-    for (int i = 0; i < b->ncols; i++) {
-        bulk_reserve(b, dg_pgcopy_field_max(&vals[i]));
-        char why[160];
-        size_t n = dg_pgcopy_field(b->kinds[i], &vals[i], b->buf + b->len, why, sizeof why);
-        if (n == 0)
-            return dg_err_fail(err, DG_E_INVAL, "COPY column %s: %s (row %lld of this load)", b->names[i],
-                               why, (long long)b->base.rows + 1);
-        b->len += n;
-    }
-    return 0;
-}
-
-/* Appends v in COPY text format: \N for NULL; backslash, tab, newline and carriage return
- * escaped in text. */
-static void copy_value(pg_bulk *b, const dg_value *v)
-{
-    char num[32];
-    switch (v->type) {
-    case DG_V_NULL:
-        bulk_reserve(b, 2);
-        memcpy(b->buf + b->len, "\\N", 2);
-        b->len += 2;
-        return;
-    case DG_V_INT:
-        format_int(v->u.i, num);
-        break;
-    case DG_V_DOUBLE:
-        snprintf(num, sizeof num, "%.17g", v->u.d);
-        break;
-    case DG_V_NUMERIC:
-        dg_format_numeric(v->u.n.unscaled, v->u.n.scale, num);
-        break;
-    case DG_V_TEXT: {
-        bulk_reserve(b, v->u.s.len * 2);
-        char *o = b->buf + b->len;
-        const char *p = v->u.s.ptr, *e = p + v->u.s.len;
-        for (; p < e; p++) {
-            switch (*p) {
-            case '\\': *o++ = '\\'; *o++ = '\\'; break;
-            case '\t': *o++ = '\\'; *o++ = 't'; break;
-            case '\n': *o++ = '\\'; *o++ = 'n'; break;
-            case '\r': *o++ = '\\'; *o++ = 'r'; break;
-            default: *o++ = *p;
-            }
-        }
-        b->len = (size_t)(o - b->buf);
-        return;
-    }
-    }
-    size_t n = strlen(num);
-    bulk_reserve(b, n);
-    memcpy(b->buf + b->len, num, n);
-    b->len += n;
-}
-
-static int pg_bulk_row(dg_bulk *bulk, const dg_value *vals, dg_err *err)
-{
-    pg_bulk *b = (pg_bulk *)bulk;
-    if (b->binary) {
-        int rc = binary_row(b, vals, err);
-        if (rc)
-            return rc;
-        b->base.rows++;
-        return b->len >= COPY_FLUSH_BYTES ? bulk_flush(b, err) : 0;
-    }
-    for (int i = 0; i < b->ncols; i++) {
-        if (i) {
-            bulk_reserve(b, 1);
-            b->buf[b->len++] = '\t';
-        }
-        copy_value(b, &vals[i]);
-    }
-    bulk_reserve(b, 1);
-    b->buf[b->len++] = '\n';
-    b->base.rows++;
-    return b->len >= COPY_FLUSH_BYTES ? bulk_flush(b, err) : 0;
-}
-
-static int pg_bulk_end(dg_bulk *bulk, bool commit, dg_err *err)
-{
-    pg_bulk *b = (pg_bulk *)bulk;
-    pg_conn *c = (pg_conn *)bulk->conn;
-    if (commit && b->binary) {
-        bulk_reserve(b, DG_PGCOPY_TRAILER_LEN);
-        memcpy(b->buf + b->len, dg_pgcopy_trailer, DG_PGCOPY_TRAILER_LEN);
-        b->len += DG_PGCOPY_TRAILER_LEN;
-    }
-    int rc = commit ? bulk_flush(b, err) : 0;
-    bool ok = commit && rc == 0;
-    if (PQputCopyEnd(c->pg, ok ? NULL : "load abandoned by dbgauge") != 1 && rc == 0 && ok)
-        rc = fill_error(c, NULL, NULL, err);
-    PGresult *res;
-    while ((res = PQgetResult(c->pg)) != NULL) {
-        if (PQresultStatus(res) != PGRES_COMMAND_OK && rc == 0 && ok)
-            rc = fill_error(c, res, NULL, err);
-        PQclear(res);
-    }
-    if (b->in_tx) {
-        if (ok && rc == 0)
-            rc = exec_sql(c, "COMMIT", false, NULL, err);
-        else
-            PQclear(PQexec(c->pg, "ROLLBACK"));
-    }
-    bulk_free(b);
-    return rc;
-}
-
-/* ---- statistics and server facts --------------------------------------------------------- */
-
-static int64_t field_int(const PGresult *r, int col)
-{
-    if (PQgetisnull(r, 0, col))
-        return -1;
-    int64_t v;
-    return parse_int(PQgetvalue(r, 0, col), &v) ? v : -1;
-}
-
-/* Runs fn on the monitor connection, which reconnects after a server restart. */
-static int with_reconnect(pg_conn *c, int (*fn)(dg_conn *, void *, dg_err *), void *arg,
-                          dg_err *err)
-{
-    return dg_backend_with_reconnect(&c->base, PQstatus(c->pg) == CONNECTION_OK, reopen, fn,
-                                     arg, err);
-}
-
-static int read_stats(dg_conn *conn, void *arg, dg_err *err)
-{
-    pg_conn *c = (pg_conn *)conn;
-    dg_dbstats *out = arg;
-    int rc;
-    /* Counters of other sessions reach the shared statistics at most a second late (and at
-     * their end); this session's own are flushed first, so a reading includes every
-     * transaction this connection ran before it. A new transaction per reading also means
-     * a fresh statistics snapshot (stats_fetch_consistency = cache). */
-    if (c->server_version >= 150000 && !c->base.in_tx) {
-        PGresult *f = PQexec(c->pg, FLUSH_STATS_SQL);
-        PQclear(f);
-    }
-    const char *writes =
-        c->server_version >= 170000
-            ? "(SELECT sum(writes)::bigint FROM pg_stat_io WHERE object = 'relation')"
-            : "(SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter)";
-    char sql[512];
-    snprintf(sql, sizeof sql,
-             "SELECT blks_hit, blks_read, xact_commit, xact_rollback, pg_database_size(datid), %s "
-             "FROM pg_stat_database WHERE datname = current_database()",
-             writes);
-    PGresult *r = NULL;
-    rc = exec_sql(c, sql, false, &r, err);
-    if (rc)
-        return rc;
-    if (PQntuples(r) != 1) {
-        PQclear(r);
-        return dg_err_fail(err, DG_E_DB, "pg_stat_database has no row for this database");
-    }
-    out->cache_hits = field_int(r, 0);
-    out->cache_misses = field_int(r, 1);
-    out->commits = field_int(r, 2);
-    out->rollbacks = field_int(r, 3);
-    out->db_size_bytes = field_int(r, 4);
-    out->pages_written = field_int(r, 5);
-    PQclear(r);
-    return 0;
-}
-
-static int pg_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
-{
-    return with_reconnect((pg_conn *)conn, read_stats, out, err);
-}
-
-static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
-{
-    pg_conn *c = (pg_conn *)conn;
-    dg_server_info *out = arg;
-    memset(out, 0, sizeof *out);
-    PGresult *r = NULL;
-    int rc = exec_sql(c,
-                    "SELECT 'version', version() UNION ALL "
-                    "(SELECT name, current_setting(name) FROM pg_settings WHERE name IN "
-                    "('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', "
-                    "'max_connections', 'effective_cache_size', 'work_mem', 'checkpoint_timeout', "
-                    "'default_transaction_isolation', 'full_page_writes', 'max_wal_size', "
-                    "'wal_sync_method', 'autovacuum', 'server_encoding') ORDER BY name)",
-                    false, &r, err);
-    if (rc)
-        return rc;
-    for (int i = 0; i < PQntuples(r); i++) {
-        const char *name = PQgetvalue(r, i, 0), *val = PQgetvalue(r, i, 1);
-        if (!strcmp(name, "version")) {
-            /* "PostgreSQL 15.4 (Debian ...) on x86_64-pc-linux-gnu, compiled by ..." */
-            const char *on = strstr(val, " on ");
-            int len = on ? (int)(on - val) : (int)strlen(val);
-            snprintf(out->version, sizeof out->version, "%.*s", len, val);
-            dg_server_info_add(out, "version_full", val);
-        } else {
-            dg_server_info_add(out, name, val);
-        }
-    }
-    PQclear(r);
-    char num[16];
-    snprintf(num, sizeof num, "%d", c->server_version);
-    dg_server_info_add(out, "server_version_num", num);
-    dg_server_info_add(out, "bulk_path", c->copy_text ? "COPY FROM STDIN (text)"
-                                                      : "COPY FROM STDIN (binary where the column types allow)");
-    const char *host = PQhost(c->pg);
-    dg_server_info_add(out, "connection", host && host[0] == '/' ? "unix socket" : "tcp");
-    return 0;
-}
-
-static int pg_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
-{
-    return with_reconnect((pg_conn *)conn, read_server_info, out, err);
-}
-
-typedef struct exists_arg {
-    const char *table;
-    bool *out;
-} exists_arg;
-
-static int read_table_exists(dg_conn *conn, void *arg, dg_err *err)
-{
-    pg_conn *c = (pg_conn *)conn;
-    exists_arg *a = arg;
-    const char *table = a->table;
-    int rc;
-    /* unquoted names fold to lower case; look in the current schema only */
-    char name[256];
-    size_t n = 0;
-    for (const char *p = table; *p && n + 1 < sizeof name; p++)
-        name[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-    name[n] = '\0';
-    const char *vals[1] = {name};
-    PGresult *r = PQexecParams(c->pg,
-                               "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
-                               "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
-                               "AND c.relname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')",
-                               1, NULL, vals, NULL, NULL, 0);
-    if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-        rc = fill_error(c, r, NULL, err);
-        PQclear(r);
-        return rc;
-    }
-    *a->out = field_int(r, 0) > 0;
-    PQclear(r);
-    return 0;
-}
-
-/* Shuts the socket down under a blocked libpq call: it returns as a lost connection at
- * once, whether or not the server answers (a cancel request would need the server). */
-static void pg_interrupt(dg_conn *conn)
-{
-    int fd = PQsocket(((pg_conn *)conn)->pg);
-    if (fd >= 0)
-        shutdown(fd, SHUT_RDWR);
-}
-
-static int pg_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
-{
-    exists_arg a = {table, out};
-    return with_reconnect((pg_conn *)conn, read_table_exists, &a, err);
 }
 
 /* ---- descriptor ------------------------------------------------------------------------- */
@@ -1735,13 +1281,13 @@ const dg_backend dg_backend_postgres = {
     .begin = pg_begin,
     .commit = pg_commit,
     .rollback = pg_rollback,
-    .bulk_begin = pg_bulk_begin,
-    .bulk_begin_whole = pg_bulk_begin_whole,
-    .bulk_row = pg_bulk_row,
-    .bulk_end = pg_bulk_end,
-    .stats = pg_stats,
-    .server_info = pg_server_info,
+    .bulk_begin = dg_postgres_bulk_begin,
+    .bulk_begin_whole = dg_postgres_bulk_begin_whole,
+    .bulk_row = dg_postgres_bulk_row,
+    .bulk_end = dg_postgres_bulk_end,
+    .stats = dg_postgres_stats,
+    .server_info = dg_postgres_server_info,
     .conn_cache_stats = NULL,
-    .table_exists = pg_table_exists,
+    .table_exists = dg_postgres_table_exists,
     .interrupt = pg_interrupt,
 };
