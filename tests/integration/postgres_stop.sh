@@ -9,7 +9,7 @@
 # load stopped in its index builds ends within 3 s with its partial result.
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
-own_server postgres DG_PG_PORT 30100
+own_server postgres DG_PG_PORT 32600 # 32600-32999: no other test's range
 url=$OWN_URL
 pidfile=$DG_SERVER_DIR/postgres/data/postmaster.pid
 [ -r "$pidfile" ] || fail "no postmaster.pid at $pidfile"
