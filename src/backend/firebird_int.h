@@ -144,12 +144,15 @@ static inline size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 extern const dg_backend dg_backend_firebird;
 
 
-/* ---- firebird.c: errors --------------------------------------------------------------- */
+/* ---- firebird_errors.c ---------------------------------------------------------------- */
 
 /* Whether the status vector holds gds code `code` (before any warning). */
 bool dg_firebird_sv_has(const ISC_STATUS *sv, ISC_STATUS code);
 /* The class of the error in sv, whose SQLSTATE is state ("" when unknown). */
 dg_errclass dg_firebird_classify(const ISC_STATUS *sv, const char *state);
+/* The class of a failed attach: DG_EC_CONN_LOST while the server is unreachable, starting
+ * or stopping, DG_EC_USER for a wrong password or an unusable file. */
+dg_errclass dg_firebird_classify_connect(const ISC_STATUS *sv, const char *state);
 /* Fills err (NULL allowed) from c's status vector; see its definition. Returns DG_E_DB. */
 int dg_firebird_fill_error(fb_conn *c, const char *what, const char *inflight, dg_err *err);
 
