@@ -57,6 +57,7 @@
 
 #include "core/clock.h"
 #include "core/hot.h"
+#include "core/stop.h"
 #include "core/strbuf.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
@@ -467,9 +468,13 @@ static void ignore_notice(void *arg, const char *message)
     (void)message;
 }
 
-/* Opens a new session from c->keys/c->vals into *out. */
 /* PQconnectdbParams without blocking the thread: PQconnectStartParams, then PQconnectPoll
- * with the waits through dg_wait_fd, within connect_timeout as libpq would. */
+ * with the waits through dg_wait_fd, within connect_timeout as libpq would, and within the
+ * shared shutdown deadline once a stop is requested (a server that accepts the socket and
+ * never answers, one stopped with SIGSTOP, would otherwise hold the terminal, and with it
+ * the whole process, past the signal): the waits are cut into slices of STOP_POLL_NS to
+ * see the request. Used by both engines: a thread per terminal waits with poll(). */
+#define STOP_POLL_NS (100 * DG_NS_PER_MS)
 static PGconn *connect_nonblocking(pg_conn *c)
 {
     PGconn *pg = PQconnectStartParams((const char *const *)c->keys, (const char *const *)c->vals, 0);
@@ -482,28 +487,32 @@ static PGconn *connect_nonblocking(pg_conn *c)
     PostgresPollingStatusType ps = PGRES_POLLING_WRITING;
     while (ps != PGRES_POLLING_OK && ps != PGRES_POLLING_FAILED) {
         dg_wait_forget(PQsocket(pg)); /* a new socket (another address, a retry) */
+        int64_t until = dg_stop_cap_ns(deadline), now = dg_now_ns();
+        if (until > now + STOP_POLL_NS)
+            until = now + STOP_POLL_NS;
         int w = dg_wait_fd(PQsocket(pg), ps == PGRES_POLLING_READING ? DG_WAIT_READ : DG_WAIT_WRITE,
-                           deadline);
-        if (w <= 0)
+                           until);
+        if (w < 0 || (w == 0 && dg_now_ns() >= dg_stop_cap_ns(deadline)))
             break; /* PQstatus stays short of OK: reported below with libpq's message, if any */
-        ps = PQconnectPoll(pg);
+        if (w > 0)
+            ps = PQconnectPoll(pg);
     }
-    if (ps == PGRES_POLLING_OK)
+    if (ps == PGRES_POLLING_OK && c->nonblock)
         PQsetnonblocking(pg, 1);
     return pg;
 }
 
 int dg_postgres_open_session(pg_conn *c, PGconn **out, dg_err *err)
 {
-    PGconn *pg = c->nonblock ? connect_nonblocking(c)
-                             : PQconnectdbParams((const char *const *)c->keys,
-                                                 (const char *const *)c->vals, 0);
+    PGconn *pg = connect_nonblocking(c);
     if (!pg)
         return dg_err_fail(err, DG_E_NOMEM, "out of memory connecting to PostgreSQL");
     if (PQstatus(pg) != CONNECTION_OK) {
         char msg[DG_ERR_MSG_MAX];
         one_line(PQerrorMessage(pg), msg, sizeof msg);
-        if (!msg[0]) /* a non-blocking connect that ran out of connect_timeout */
+        if (dg_stop_requested()) /* cut short by a stop: not the server's doing */
+            snprintf(msg, sizeof msg, "stopped before the server answered (dbgauge is stopping)");
+        else if (!msg[0]) /* a connect that ran out of connect_timeout */
             snprintf(msg, sizeof msg, "timeout expired");
         const char *st;
         dg_errclass cls = classify_connect(msg, &st);

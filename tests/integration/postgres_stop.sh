@@ -6,7 +6,8 @@
 # connections is neither counted as server errors (08006) nor warned about as a lost
 # connection ("reconnecting"). Both engines: a thread per terminal, and --workers. And
 # `check` whose query waits on a lock another session holds: SIGTERM ends it at once; a
-# load stopped in its index builds ends within 3 s with its partial result.
+# load stopped in its index builds ends within 3 s with its partial result. And a connect
+# to the hung server (its socket accepted by the kernel, never answered) ends within 3 s.
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
 own_server postgres DG_PG_PORT 32600 # 32600-32999: no other test's range
@@ -73,6 +74,35 @@ hung_stop() { # NAME ARGS...
 hung_stop threads
 hung_stop events --workers 2
 
+# ---- connecting to a hung server: the kernel completes the TCP handshake (the socket is
+# ESTABLISHED) but no process answers; SIGTERM ends the wait within 3 s, exit 2 ----
+port_hex=$(printf '%04X' "$DG_PG_PORT")
+established() { # an ESTABLISHED (01) IPv4 connection to the server's port
+  awk -v p=":$port_hex" '$3 ~ p"$" && $4 == "01" {n++} END {exit n ? 0 : 1}' /proc/net/tcp
+}
+procs=$(server_procs)
+kill -STOP $procs 2>/dev/null || true
+"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 4 -T 60s --json "$TMP/connect.json" \
+  > "$TMP/connect.out" 2> "$TMP/connect.err" &
+pid=$!
+waited=0
+until established; do
+  kill -0 $pid 2>/dev/null || { cat "$TMP/connect.err"; fail "connect: ended before connecting"; }
+  [ $((waited += 1)) -lt 600 ] || fail "connect: no connection to the server in 60 s"
+  sleep 0.1
+done
+t0=$(now_ms)
+kill -TERM $pid
+set +e; wait $pid; rc=$?; set -e
+ms=$(( $(now_ms) - t0 ))
+kill -CONT $procs 2>/dev/null || true
+procs=
+note "connecting to a hung server: SIGTERM, exit $rc after $ms ms: $(cat "$TMP/connect.err")"
+[ "$rc" = 2 ] || { cat "$TMP/connect.err"; fail "connect: exit $rc after SIGTERM, expected 2"; }
+[ "$ms" -lt 3000 ] || fail "connect: exit $ms ms after SIGTERM (3000 at most)"
+grep -q "stopped before the server answered" "$TMP/connect.err" || { cat "$TMP/connect.err"; fail "connect: the stop was not said"; }
+[ ! -e "$TMP/connect.json" ] || fail "connect: a result file for a run that never started"
+
 # ---- check: its query waits on a lock another session holds; SIGTERM ends it at once ----
 command -v psql >/dev/null || fail "psql not found"
 q() { psql "$url" -XAtq -c "$1"; }
@@ -119,4 +149,4 @@ note "load in its index builds: SIGTERM, exit $rc after $ms ms; steps $(json "$T
 [ "$ms" -lt 3000 ] || fail "load: exit $ms ms after SIGTERM (3000 at most)"
 json "$TMP/load.json" "d['kind'] == 'load' and d['run']['complete'] is False and d['run']['stop_reason'] == 'interrupted (SIGTERM)' and 'table pgbench_accounts' in [s['name'] for s in d['load']['steps']]" \
   | grep -q True || fail "load: $(json "$TMP/load.json" "d['run']")"
-echo "4 passed, 0 failed"
+echo "5 passed, 0 failed"
