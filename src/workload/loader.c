@@ -1,7 +1,6 @@
 /* loader.c - timed load steps, progress counters and parallel load jobs. */
 #include "workload/loader.h"
 
-#include "backend/dialect.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/stop.h"
@@ -329,24 +328,4 @@ int dg_loader_analyze_cols(dg_loader *ld, const char *const *tables, const char 
 int dg_loader_analyze(dg_loader *ld, const char *const *tables, dg_err *err)
 {
     return dg_loader_analyze_cols(ld, tables, NULL, false, err);
-}
-
-int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
-                        dg_err *err)
-{
-    int rc = dg_loader_check_stop(err);
-    if (rc)
-        return rc;
-    dg_strbuf sb = DG_STRBUF_INIT;
-    rc = dg_sql_render(ld->conn->dialect, tmpl, &sb, err);
-    if (rc == 0) {
-        dg_loader_step_begin(ld, kind, "%s", name);
-        rc = dg_exec(ld->conn, dg_sb_str(&sb), err);
-        if (rc == 0)
-            dg_loader_step_end(ld, 0, 0);
-        else
-            dg_err_prefix(err, "%s", name);
-    }
-    dg_sb_free(&sb);
-    return rc;
 }

@@ -104,8 +104,4 @@ int dg_loader_analyze_cols(dg_loader *ld, const char *const *tables, const char 
 int dg_loader_meta_row(dg_loader *ld, const char *table, const char *const *cols, int ncols,
                        const dg_value *vals, bool now_col, dg_err *err);
 
-/* Executes SQL (rendered from a dialect template) on ld->conn as its own timed step. */
-int dg_loader_exec_step(dg_loader *ld, const char *kind, const char *name, const char *tmpl,
-                        dg_err *err);
-
 #endif
