@@ -10,8 +10,8 @@
  * the process through this module.
  * The first --vary is the outermost loop of the grid; repeats are innermost.
  *
- * This module plans and records; it never runs anything (cli/cmd_sweep.c runs each point
- * through the same code as `dbgauge run`).
+ * This module plans and records; it never runs anything (exec.h runs each point through
+ * the same session as `dbgauge run`).
  */
 #ifndef DG_EXPERIMENT_SWEEP_H
 #define DG_EXPERIMENT_SWEEP_H
