@@ -57,7 +57,7 @@ static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *
                                "what is measured; it cannot be a sweep parameter",
                                name, name);
         if (!strncmp(name, "server.", 7)) {
-            continue; /* applied by --server-ctl before the point (set_server) */
+            continue; /* applied by --server-ctl before the point (experiment/exec.c) */
         } else if (!strncmp(name, "conn.", 5)) {
             char *kv = xasprintf("%s=%s", name + 5, v);
             rc = dg_cli_apply(po, DG_CMD_RUN, "conn", kv, err);
