@@ -8,6 +8,7 @@
 
 #include "core/log.h"
 #include "report/compare.h"
+#include "report/inputs.h"
 #include "report/render.h"
 
 #include <stdio.h>

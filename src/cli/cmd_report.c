@@ -11,6 +11,7 @@
 #include "core/file.h"
 #include "core/log.h"
 #include "core/stop.h"
+#include "report/inputs.h"
 #include "report/model.h"
 #include "report/render.h"
 

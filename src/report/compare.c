@@ -10,6 +10,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "report/ci.h"
+#include "report/summary.h"
 #include "results/result.h"
 
 #include <math.h>

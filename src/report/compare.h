@@ -1,6 +1,6 @@
 /*
  * compare.h - `dbgauge compare A B`: B against the baseline A, metric by metric, with
- * 95% confidence intervals and a verdict, as a report model (model.h) so that every
+ * 95% confidence intervals and a verdict, as a report model (doc.h) so that every
  * output format of `report` works for comparisons too.
  *
  * Statistics (ci.h, docs/reports.md):
@@ -18,7 +18,9 @@
 #ifndef DG_REPORT_COMPARE_H
 #define DG_REPORT_COMPARE_H
 
-#include "report/model.h"
+#include "core/err.h"
+#include "report/doc.h"
+#include "report/inputs.h"
 
 /* Comparison of the runs in b with those in a (both non-empty, labelled). name_a/name_b
  * name the sides (the command-line arguments). Directories are matched point by point

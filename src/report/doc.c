@@ -1,8 +1,8 @@
 /*
- * doc.c - the containers of the report model (model.h): report, sections, items,
+ * doc.c - the containers of the report model (doc.h): report, sections, items,
  * tables, charts; their builders, the chart-to-table conversion, and freeing.
  */
-#include "report/model.h"
+#include "report/doc.h"
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"

@@ -8,13 +8,15 @@
  * section (folded sections are a closed <details>), consecutive charts in a responsive
  * grid, tables after them, footer.
  */
-#include "report/render.h"
+#include "report/html.h"
 
 #include "core/xalloc.h"
+#include "report/numfmt.h"
 #include "report/svg.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char css[] =

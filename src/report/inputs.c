@@ -1,12 +1,12 @@
 /*
- * inputs.c - the input set of a report or comparison (model.h): result files and sweep
+ * inputs.c - the input set of a report or comparison (inputs.h): result files and sweep
  * directories read into documents, sweep parameters, and run labels.
  *
  * A sweep directory holds experiment.json (the index: parameters, points, the file of
  * each point) and one result file per point; a directory without an index is read as all
  * of its *.json files in name order. Every document is validated by dg_result_read.
  */
-#include "report/model.h"
+#include "report/inputs.h"
 
 #include "core/stop.h"
 #include "core/strbuf.h"

@@ -1,6 +1,6 @@
 /*
  * render.c - the table-shaped output formats of a report: plain text, markdown, long
- * CSV and JSON; number formatting; the atomic file write.
+ * CSV and JSON; the choice of a format; the atomic file write.
  *
  * Every format shows the same content: paragraphs, tables, and the data of each chart
  * whose numbers are not already in a table (dg_rep_chart_table). HTML is in html.c.
@@ -9,6 +9,8 @@
 
 #include "core/file.h"
 #include "core/xalloc.h"
+#include "report/html.h"
+#include "report/numfmt.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,46 +33,6 @@ int dg_rep_format_parse(const char *name, dg_rep_format *out)
             return 0;
         }
     return DG_E_INVAL;
-}
-
-const char *dg_rep_fmt_num(double v, int prec, char *buf, size_t len)
-{
-    if (!isfinite(v))
-        snprintf(buf, len, "-");
-    else if (prec >= 0)
-        snprintf(buf, len, "%.*f", prec, v);
-    else if (prec == DG_PREC_AUTO && v == floor(v) && fabs(v) < 1e15)
-        snprintf(buf, len, "%.0f", v);
-    else if (fabs(v) >= 100)
-        snprintf(buf, len, "%.0f", v);
-    else if (fabs(v) >= 10)
-        snprintf(buf, len, "%.1f", v);
-    else if (fabs(v) >= 1)
-        snprintf(buf, len, "%.2f", v);
-    else
-        snprintf(buf, len, "%.3f", v);
-    /* "-0" and "-0.00" read as sign errors */
-    if (buf[0] == '-' && buf[1] && strspn(buf + 1, "0.") == strlen(buf + 1))
-        memmove(buf, buf + 1, strlen(buf));
-    return buf;
-}
-
-int dg_rep_col_decimals(const dg_rep_table *t, int col)
-{
-    if (t->cols[col].prec >= 0 || t->cols[col].prec == DG_PREC_EACH)
-        return t->cols[col].prec;
-    double big = 0;
-    bool ints = true;
-    for (int r = 0; r < t->nrows; r++) {
-        const dg_rep_cell *c = &t->cells[r * t->ncols + col];
-        if (c->str || !isfinite(c->num))
-            continue;
-        big = fmax(big, fabs(c->num));
-        ints = ints && c->num == floor(c->num);
-    }
-    if (ints || big >= 100)
-        return 0;
-    return big >= 10 ? 1 : big >= 1 ? 2 : 3;
 }
 
 /* Display width of UTF-8 text (code points; good enough for table alignment). */

@@ -1,7 +1,7 @@
 /*
- * render.h - output formats of a report model (model.h): text, markdown, CSV, JSON
- * (render.c) and self-contained HTML with inline SVG charts (html.c, svg.c), plus the
- * file write used by `report` and `compare`.
+ * render.h - output formats of a report model (doc.h): text, markdown, CSV, JSON
+ * (render.c), the choice among them and HTML (html.h), plus the file write used by
+ * `report` and `compare`.
  *
  * Renderers append to a caller-owned dg_strbuf; they read the model only.
  */
@@ -10,8 +10,9 @@
 
 #include "core/err.h"
 #include "core/strbuf.h"
-#include "report/model.h"
+#include "report/doc.h"
 
+#include <jansson.h>
 #include <stddef.h>
 
 typedef enum dg_rep_format {
@@ -25,18 +26,6 @@ typedef enum dg_rep_format {
 /* "text", "markdown" (or "md"), "csv", "json", "html". 0 or DG_E_INVAL. */
 int dg_rep_format_parse(const char *name, dg_rep_format *out);
 
-/* A number as the text formats show it: "-" for NaN; `prec` decimals, or with
- * DG_PREC_AUTO integers without decimals and others with 3 significant-ish digits
- * (0.123, 1.23, 12.3, 123); DG_PREC_EACH like DG_PREC_AUTO but integers too get the
- * decimals of their magnitude (1.00 next to 0.850). Returns buf. */
-const char *dg_rep_fmt_num(double v, int prec, char *buf, size_t len);
-
-/* The decimals a table column shows: its prec, or for DG_PREC_AUTO 0 when all its values
- * are integers, else chosen from its largest magnitude (>= 100: 0, >= 10: 1, >= 1: 2,
- * else 3), so that a column's numbers line up; DG_PREC_EACH stays DG_PREC_EACH (each
- * value formatted on its own by dg_rep_fmt_num). */
-int dg_rep_col_decimals(const dg_rep_table *t, int col);
-
 /* Renders r in format f (HTML included). */
 void dg_report_render(dg_strbuf *out, const dg_report *r, dg_rep_format f);
 
@@ -46,8 +35,6 @@ void dg_report_markdown(dg_strbuf *out, const dg_report *r);
 void dg_report_csv(dg_strbuf *out, const dg_report *r);
 /* The model as JSON (a new reference). */
 json_t *dg_report_json(const dg_report *r);
-/* One self-contained HTML page (html.c). */
-void dg_report_html(dg_strbuf *out, const dg_report *r);
 
 /* Writes len bytes of text to path with dg_file_write (core/file.h): atomically (temp
  * file in the target's directory, fsync, rename; symbolic links followed) for a regular or

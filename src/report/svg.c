@@ -12,7 +12,7 @@
 #include "report/svg.h"
 
 #include "core/xalloc.h"
-#include "report/render.h"
+#include "report/numfmt.h"
 
 #include <math.h>
 #include <stdio.h>

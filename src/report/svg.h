@@ -1,6 +1,6 @@
 /*
  * svg.h - inline SVG charts for HTML reports: axis scales with "nice" ticks, and line,
- * dot and bar charts drawn from the report model's charts (model.h).
+ * dot and bar charts drawn from the report model's charts (doc.h).
  *
  * The SVG is static and readable without JavaScript or CSS: every presentation value is
  * an attribute, each data point carries a <title> (the browser shows it as a tooltip),
@@ -19,7 +19,7 @@
 #define DG_REPORT_SVG_H
 
 #include "core/strbuf.h"
-#include "report/model.h"
+#include "report/doc.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -20,6 +20,7 @@
 #include "core/err.h"
 #include "core/strbuf.h"
 #include "report/compare.h"
+#include "report/inputs.h"
 #include "report/model.h"
 #include "report/render.h"
 #include "report/text.h"

@@ -10,8 +10,13 @@
 
 #include "core/strbuf.h"
 #include "report/ci.h"
+#include "report/doc.h"
+#include "report/html.h"
+#include "report/inputs.h"
 #include "report/model.h"
+#include "report/numfmt.h"
 #include "report/render.h"
+#include "report/summary.h"
 #include "report/svg.h"
 #include "results/result.h"
 

@@ -1,0 +1,33 @@
+/*
+ * summary.h - per-run figures (summary.c): what every part of a report or comparison
+ * needs of one result document (throughput, overall latency percentiles merged from the
+ * per-transaction histograms, CPU, load speed, database size). Pure functions of the
+ * document; thread-safe.
+ */
+#ifndef DG_REPORT_SUMMARY_H
+#define DG_REPORT_SUMMARY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+typedef struct dg_rep_summary {
+    double tps;            /* totals.tps */
+    double p50_ms, p95_ms, p99_ms; /* over all transaction types (merged histograms) */
+    double cpu_pct;        /* host, monitor.cpu_pct */
+    double self_cpu_pct;   /* dbgauge's own, % of one core */
+    double errors;
+    double db_size_bytes;  /* monitor.db_size_before_bytes, else load.db_size_bytes */
+    double load_s, load_mb_per_s;
+    double tpmc;           /* workload_metrics.tpmC, the workload's headline figure */
+    bool complete;
+} dg_rep_summary;
+
+/* Figures of one result document; a missing figure is NaN. */
+void dg_rep_summarize(const json_t *doc, dg_rep_summary *out);
+
+/* Latency percentiles (pct[i] in 0..100) over all transaction types of a document, from
+ * the merged histograms; with a single type lacking a histogram, its latency_ms figures.
+ * Missing values are NaN. */
+void dg_rep_latency(const json_t *doc, const double *pct, int n, double *out_ms);
+
+#endif
