@@ -16,6 +16,8 @@
  */
 #include "session/session.h"
 
+#include "session/load.h"
+
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
