@@ -19,8 +19,6 @@
  */
 #include "session/session.h"
 
-#include "session/load.h"
-
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -30,6 +28,7 @@
 #include "monitor/sysstat.h"
 #include "results/doc.h"
 #include "runner/runner.h"
+#include "session/load.h"
 #include "session/sampler.h"
 
 #include <ctype.h>
