@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "core/stop.h"
+#include "session/load.h" /* dg_session_connect, dg_session_prepare */
 
 #include <inttypes.h>
 #include <signal.h>

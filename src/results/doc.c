@@ -3,7 +3,7 @@
  * docs/file-formats.md, so files read top to bottom as the documentation does.
  *
  * Layout: run, server and host, phase totals and transactions, intervals, monitor, load,
- * errors.
+ * errors, whole documents (a load's; a run's at its start and at its end).
  */
 #include "results/doc.h"
 
@@ -333,4 +333,102 @@ json_t *dg_doc_error_json(const char *message, const char *transaction, dg_errcl
 {
     return json_pack("{s:s, s:s, s:s, s:I}", "message", message, "transaction", transaction,
                      "class", dg_errclass_name(cls), "count", (json_int_t)count);
+}
+
+/* ---- whole documents ------------------------------------------------------------------------ */
+
+json_t *dg_doc_load_run_json(const dg_doc_load_run *r)
+{
+    json_t *run = json_pack("{s:s, s:s, s:s, s:I, s:s, s:s, s:I, s:i, s:s, s:b}", "workload", r->workload,
+                            "workload_hash", r->workload_hash, "scale_unit", r->scale_unit,
+                            "scale", (json_int_t)r->scale, "backend", r->backend, "db", r->db,
+                            "seed", (json_int_t)r->seed, "jobs", r->jobs, "started_at",
+                            r->started_at, "complete", !r->stop_reason);
+    if (r->stop_reason)
+        json_object_set_new(run, "stop_reason", json_string(r->stop_reason));
+    json_object_set_new(run, "command", r->command ? json_string(r->command) : json_null());
+    json_object_set_new(run, "storage", r->storage ? json_string(r->storage) : json_null());
+    return run;
+}
+
+json_t *dg_doc_load_document(const dg_doc_load_run *run, const dg_server_info *si,
+                             const dg_hostinfo *host, const json_t *load, const json_t *extra)
+{
+    json_t *doc = dg_result_new();
+    json_object_set_new(doc, "kind", json_string("load"));
+    json_object_set_new(doc, "run", dg_doc_load_run_json(run));
+    json_object_set_new(doc, "server", dg_doc_server_json(si));
+    json_object_set_new(doc, "host", dg_doc_host_json(host));
+    json_object_set_new(doc, "load", load ? json_incref((json_t *)load) : json_null());
+    if (extra)
+        json_object_update(doc, (json_t *)extra);
+    return doc;
+}
+
+json_t *dg_doc_run_document(const dg_doc_run *run, const dg_server_info *si,
+                            const dg_doc_server_ctl *ctl, const dg_hostinfo *host)
+{
+    json_t *doc = dg_result_new();
+    json_object_set_new(doc, "run", dg_doc_run_json(run));
+    json_t *server = dg_doc_server_json(si);
+    if (ctl && ctl->n) {
+        json_t *req = json_object(), *eff = json_object();
+        for (int i = 0; i < ctl->n; i++) {
+            const char *name = ctl->requested[i].name, *v = ctl->effective[i];
+            json_object_set_new(req, name, json_string(ctl->requested[i].value));
+            json_object_set_new(eff, name, v ? json_string(v) : json_null());
+        }
+        json_object_set_new(server, "requested", req);
+        json_object_set_new(server, "effective", eff);
+    }
+    json_object_set_new(doc, "server", server);
+    json_object_set_new(doc, "host", dg_doc_host_json(host));
+    return doc;
+}
+
+static json_t *tx_array(const dg_doc_result *r, const dg_txstats *tx, bool hist)
+{
+    json_t *arr = json_array();
+    for (int i = 0; i < r->ntx; i++)
+        json_array_append_new(arr, dg_doc_tx_json(r->tx_names[i], r->tx_weights[i], &tx[i], hist));
+    return arr;
+}
+
+void dg_doc_run_finish(json_t *doc, const dg_doc_result *r)
+{
+    json_object_set_new(doc, "run", dg_doc_run_json(r->run));
+    if (r->load)
+        json_object_set_new(doc, "load", json_incref((json_t *)r->load));
+    json_object_set_new(doc, "totals", dg_doc_totals_json(r->totals, r->totals_s));
+    json_object_set_new(doc, "warmup", dg_doc_totals_json(r->warmup, r->warmup_s));
+    json_object_set_new(doc, "transactions", tx_array(r, r->tx, true));
+    if (r->drain_tx)
+        json_object_set_new(doc, "drain", dg_doc_drain_json(r->drain_s, r->ntx, r->drain_tx));
+    if (r->metrics) {
+        json_t *vals = json_object(), *units = json_object();
+        for (int i = 0; i < r->nmetrics; i++) {
+            json_object_set_new(vals, r->metric[i].name, dg_json_real(r->metric[i].value));
+            json_object_set_new(units, r->metric[i].name, json_string(r->metric[i].unit));
+        }
+        json_object_set_new(doc, "workload_metrics", vals);
+        json_object_set_new(doc, "workload_metric_units", units);
+    }
+    if (r->warmup_tx)
+        json_object_set_new(doc, "warmup_transactions", tx_array(r, r->warmup_tx, false));
+    json_object_set_new(doc, "intervals", json_incref((json_t *)r->intervals));
+    json_object_set_new(doc, "warmup_intervals", json_incref((json_t *)r->warmup_intervals));
+    if (r->schedule_lag)
+        json_object_set_new(doc, "schedule_lag_ms", dg_result_latency(r->schedule_lag));
+    json_object_set_new(doc, "monitor", dg_doc_monitor_json(r->monitor));
+    json_t *errs = json_array();
+    for (int i = 0; i < r->nerrors; i++)
+        json_array_append_new(errs, dg_doc_error_json(r->errors[i].message, r->errors[i].transaction,
+                                                      r->errors[i].cls, r->errors[i].count));
+    json_object_set_new(doc, "errors", errs);
+    json_t *warnings = json_array();
+    for (int i = 0; i < r->nwarnings; i++)
+        json_array_append_new(warnings, json_string(r->warnings[i]));
+    json_object_set_new(doc, "warnings", warnings);
+    if (r->extra)
+        json_object_update(doc, (json_t *)r->extra);
 }

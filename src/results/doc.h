@@ -4,6 +4,9 @@
  * structs from its statistics and samples; the test-fixture maker (tests/tools/) fills
  * them by hand, so the files the report tests read have the shape real runs write.
  *
+ * The whole documents are assembled here too (a load's; a run's at its start and at its
+ * end), so the session passes figures and parts and never names a field.
+ *
  * Conventions: a double that is NaN, and an int64_t size that is negative, are written
  * as null (not measured). Every function returns a new reference (json_decref), never
  * NULL; strings are copied.
@@ -161,5 +164,87 @@ json_t *dg_doc_load_json(const dg_doc_load *l);
 /* One element of "errors". */
 json_t *dg_doc_error_json(const char *message, const char *transaction, dg_errclass cls,
                           uint64_t count);
+
+/* ---- whole documents ---- */
+
+/* "run" of a load's document: what was asked, and whether the load finished. */
+typedef struct dg_doc_load_run {
+    const char *workload, *workload_hash, *scale_unit;
+    int64_t scale;
+    const char *backend, *db; /* db: the redacted URL */
+    uint64_t seed;
+    int jobs;
+    const char *started_at;   /* ISO 8601 */
+    const char *stop_reason;  /* NULL: complete */
+    const char *command;      /* NULL: null */
+    const char *storage;      /* the workload's storage mode; NULL: null */
+} dg_doc_load_run;
+json_t *dg_doc_load_run_json(const dg_doc_load_run *r);
+
+/* A load's document: {"dbgauge", "kind": "load", "run", "server", "host", "load"}, then
+ * extra's fields (a sweep's point; NULL: none). load is dg_doc_load_json's (NULL: null);
+ * load and extra are borrowed (references taken). */
+json_t *dg_doc_load_document(const dg_doc_load_run *run, const dg_server_info *si,
+                             const dg_hostinfo *host, const json_t *load, const json_t *extra);
+
+/* "server.requested" / "server.effective": what --server-ctl set for each setting and
+ * what the server shows for it (effective[i] NULL: the engine cannot tell, null). */
+typedef struct dg_doc_server_ctl {
+    int n;                    /* 0: both left out */
+    const dg_setting *requested;
+    const char *const *effective;
+} dg_doc_server_ctl;
+
+/* A run's document as the terminals start: {"dbgauge", "run" (not finished), "server",
+ * "host"} (what the UI's begin callback shows). ctl NULL: no server settings asked. */
+json_t *dg_doc_run_document(const dg_doc_run *run, const dg_server_info *si,
+                            const dg_doc_server_ctl *ctl, const dg_hostinfo *host);
+
+/* A workload's own figure (tpmC ...), in "workload_metrics" and "workload_metric_units". */
+typedef struct dg_doc_metric {
+    const char *name;
+    double value;
+    const char *unit;
+} dg_doc_metric;
+
+/* An element of "errors" (dg_doc_error_json). */
+typedef struct dg_doc_error {
+    const char *message, *transaction;
+    dg_errclass cls;
+    uint64_t count;
+} dg_doc_error;
+
+/* What a finished run adds to its document. Pointers are borrowed; json parts have a
+ * reference taken. */
+typedef struct dg_doc_result {
+    const dg_doc_run *run;            /* finished: replaces the "run" of the start */
+    const json_t *load;               /* dg_doc_load_json's; NULL: left out (no load) */
+    const dg_txstats *totals, *warmup; /* the phases, all types merged */
+    double totals_s, warmup_s;
+    int ntx;                          /* the types: names, weights, per-phase counters */
+    const char *const *tx_names;
+    const double *tx_weights;
+    const dg_txstats *tx;             /* [ntx] measured phase ("transactions", histograms) */
+    const dg_txstats *warmup_tx;      /* [ntx]; NULL: "warmup_transactions" left out */
+    const dg_doc_drain_tx *drain_tx;  /* [ntx]; NULL: "drain" left out (a count run) */
+    double drain_s;
+    bool metrics;                     /* the workload has figures of its own */
+    int nmetrics;
+    const dg_doc_metric *metric;
+    const json_t *intervals, *warmup_intervals; /* arrays of dg_doc_interval_json's */
+    const dg_hist *schedule_lag;      /* NULL: left out (not a rate-paced run) */
+    const dg_doc_monitor *monitor;
+    int nerrors;
+    const dg_doc_error *errors;
+    int nwarnings;
+    const char *const *warnings;
+    const json_t *extra;              /* merged in last (a sweep's point); NULL: none */
+} dg_doc_result;
+
+/* Completes doc (dg_doc_run_document's) with a finished run's parts, in the documented
+ * order: "run" (in its place), "load", "totals", "warmup", "transactions", "drain",
+ * "workload_metrics", "workload_metric_units", "warmup_transactions", "intervals",
+ * "warmup_intervals", "schedule_lag_ms", "monitor", "errors", "warnings", then extra's. */
+void dg_doc_run_finish(json_t *doc, const dg_doc_result *r);
 
 #endif

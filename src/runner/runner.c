@@ -495,13 +495,11 @@ static __attribute__((noinline)) int start_session(terminal *t)
     return rc;
 }
 
-static DG_HOT void *terminal_main(void *arg)
+/* Connects (start_session), gives back the stack that went deep, and waits at the start
+ * gate until every terminal is ready. Off the measured path. */
+static void term_start(terminal *t, const dg_waiter *w)
 {
-    terminal *t = arg;
     run *r = t->r;
-    const dg_run_config *cfg = r->cfg;
-    int64_t last_end = 0; /* when its last transaction completed */
-
     t->init_rc = start_session(t);
     release_stack();
     if (t->init_rc)
@@ -511,7 +509,6 @@ static DG_HOT void *terminal_main(void *arg)
     pthread_mutex_lock(&r->gate_lock);
     r->ready_count++;
     pthread_cond_signal(&r->ready_cond);
-    const dg_waiter *w = dg_waiter_get();
     if (w) { /* a fiber must not block its worker: it sleeps until the opening kick (one
               * that comes before it sleeps stays pending in the scheduler's eventfd) */
         pthread_mutex_unlock(&r->gate_lock);
@@ -522,216 +519,230 @@ static DG_HOT void *terminal_main(void *arg)
             pthread_cond_wait(&r->go_cond, &r->gate_lock);
         pthread_mutex_unlock(&r->gate_lock);
     }
-    const double rate_per_term = cfg->rate_tps > 0 ? cfg->rate_tps / cfg->terminals : 0;
-    int64_t (*const pause)(void *, int, int) = r->wl->ops->pause_ns; /* workload pacing */
-    int64_t sched = r->t0_ns;
-    int64_t now = r->t0_ns;
-    int64_t measured_done = 0;
-    /* One error record for the terminal's life, cleared after each failure: initialising
-     * its message buffer for every transaction cost 73 instructions of ~8,300 (SQLite). */
-    dg_err e = DG_ERR_INIT;
-    /* What the loop reads on every transaction, in locals: across the workload's call the
-     * compiler must reload anything behind a pointer, and this is the measured path.
-     * end_ns is fixed before the gate opens. */
-    const int64_t end_ns = r->end_ns;
-    const int64_t by_count = cfg->transactions;
-    const int64_t think_ns = cfg->think_ns;
-    const bool think_exp = cfg->think_exponential;
-    const bool paced = rate_per_term > 0;
-    const bool workload_pauses = pause && !paced; /* keying and think times of its own */
+}
+
+/* What the loop reads on every transaction, in a terminal's locals: across the
+ * workload's call the compiler must reload anything behind a pointer, and this is the
+ * measured path. end_ns is fixed before the gate opens. */
+typedef struct loop_params {
+    int64_t end_ns;
+    int64_t by_count;       /* transactions to measure (0: by duration) */
+    int64_t think_ns;
+    double rate_per_term;   /* > 0: paced (Poisson arrivals) */
+    bool think_exp;
+    bool paced;
+    bool workload_pauses;   /* keying and think times of the workload's own */
     /* A busy terminal (closed loop: no schedule, no keying or think time) runs a
      * transaction after the other: its histograms are written anyway, so it records into
      * them directly; the pending buffer is for terminals that wait, whose histogram pages
      * it keeps from becoming memory. One test of `waits` per step skips the waiting code. */
-    const bool waits = paced || workload_pauses || think_ns > 0;
-    dg_workload *const wl = r->wl;
-    int (*const tx_run)(void *, int, int *, dg_err *) = wl->ops->tx_run;
-    if (atomic_load(&r->start_failed))
-        goto out;
+    bool waits;
+    int64_t (*pause)(void *, int, int);
+    int (*tx_run)(void *, int, int *, dg_err *);
+} loop_params;
 
+static inline loop_params loop_params_of(const run *r)
+{
+    const dg_run_config *cfg = r->cfg;
+    loop_params lp = {
+        .end_ns = r->end_ns,
+        .by_count = cfg->transactions,
+        .think_ns = cfg->think_ns,
+        .rate_per_term = cfg->rate_tps > 0 ? cfg->rate_tps / cfg->terminals : 0,
+        .think_exp = cfg->think_exponential,
+        .pause = r->wl->ops->pause_ns,
+        .tx_run = r->wl->ops->tx_run,
+    };
+    lp.paced = lp.rate_per_term > 0;
+    lp.workload_pauses = lp.pause && !lp.paced;
+    lp.waits = lp.paced || lp.workload_pauses || lp.think_ns > 0;
+    return lp;
+}
+
+/* Before a transaction of a terminal that waits: the workload's keying time (before the
+ * clock starts), or the next Poisson arrival (*sched), which is then the intended start.
+ * Returns false when the run ends first. */
+static inline bool pace_before(terminal *t, const loop_params *lp, int type, int64_t *now,
+                               int64_t *sched, int64_t *intended)
+{
+    if (lp->workload_pauses) { /* keying time: before the clock starts */
+        int64_t key = lp->pause(t->wl_state, type, DG_PAUSE_KEYING);
+        if (key > 0) {
+            sleep_until_or_stop(*now + key < lp->end_ns ? *now + key : lp->end_ns,
+                                think_slack(key, *now, lp->end_ns));
+            *now = dg_now_ns();
+            if (stop_requested() || *now >= lp->end_ns)
+                return false;
+            *intended = *now;
+        }
+    } else if (lp->paced) {
+        /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
+        double u = 1.0 - dg_prng_double(&t->rng);
+        double gap_ns = -log(u) / lp->rate_per_term * (double)DG_NS_PER_S;
+        /* compared as doubles: a tiny rate's gap does not fit an int64_t */
+        if (gap_ns >= (double)(lp->end_ns - *sched))
+            return false;
+        *sched += (int64_t)gap_ns;
+        if (*now < *sched) {
+            sleep_until_or_stop(*sched, 0);
+            if (stop_requested())
+                return false;
+            *now = dg_now_ns();
+        }
+        *intended = *sched;
+    }
+    return true;
+}
+
+/* One transaction, retried with the same inputs on RETRY-class errors. Returns the last
+ * attempt's result; *tries counts the retries. */
+static inline int run_tx(terminal *t, const loop_params *lp, int type, int *outcome, int *tries,
+                         dg_err *e)
+{
+    dg_prng saved = t->rng;
+    int rc;
     for (;;) {
-        if (stop_requested() || now >= end_ns)
+        rc = lp->tx_run(t->wl_state, type, outcome, e);
+        if (rc == 0)
             break;
-        if (!t->conn && !reconnect(t)) {
+        if (t->conn->in_tx)
+            dg_rollback(t->conn, NULL);
+        if (e->cls == DG_EC_RETRY && *tries + 1 < t->r->cfg->max_tries && !stop_requested()) {
+            (*tries)++;
+            t->rng = saved; /* same inputs again */
+            continue;
+        }
+        break;
+    }
+    return rc;
+}
+
+/* Records a finished transaction (rc: its result) in the terminal's current slot, or in
+ * its drain counters when it completed after the deadline (counted, not measured). */
+static inline void record_tx(run *r, terminal *t, const loop_params *lp, int type, int rc,
+                             int outcome, int tries, const dg_err *e, int64_t intended,
+                             int64_t started, int64_t now)
+{
+    if (now > lp->end_ns) {
+        dg_drain_stats *d = &t->drain[type];
+        if (rc == 0) {
+            d->count++;
+            d->rollbacks += outcome == DG_TX_ROLLED_BACK;
+        } else {
+            d->errors++;
+            d->unknown += e->outcome_unknown;
+        }
+        return;
+    }
+    int64_t tok = dg_phaser_enter(&t->ph);
+    int buf = dg_phaser_buffer(tok);
+    slot *s = &t->slots[buf];
+    dg_txstats *ts = &s->tx[type];
+    if (rc == 0) {
+        uint64_t ns = (uint64_t)(now - intended);
+        if (!lp->waits || ns > PENDING_NS_MAX) {
+            dg_hist_record(&ts->lat, (int64_t)ns);
+        } else {
+            if (s->npending == PENDING_MAX)
+                fold_pending(s);
+            s->pending[s->npending++] = (uint64_t)type << PENDING_NS_BITS | ns;
+        }
+        ts->count++;
+        ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
+        if (lp->paced)
+            dg_hist_record(&s->lag, started - intended);
+    } else {
+        ts->errors++;
+        ts->err_class[e->cls]++;
+        ts->unknown += e->outcome_unknown;
+    }
+    if (tries > 0) {
+        ts->retries += (uint64_t)tries;
+        ts->retried++;
+    }
+    dg_phaser_exit(&t->ph, tok);
+    int gen = atomic_load_explicit(&r->report_gen, memory_order_relaxed);
+    if (gen != t->last_gen) { /* an interval was reported: refresh slow counters (at
+                               * Firebird, a round trip: once an interval, not a flip) */
+        t->last_gen = gen;
+        sample_cache(t);
+    }
+}
+
+/* After a failed transaction (counted already): report its first of a kind, reconnect
+ * after CONN_LOST (*now is then the time after it), or abort the terminal on bad SQL or a
+ * fatal error. Returns false when the terminal must stop. Off the measured path. */
+static __attribute__((noinline)) bool handle_error(terminal *t, int type, int tries, dg_err *e,
+                                                   int64_t end_ns, int64_t *now)
+{
+    run *r = t->r;
+    const char *txname = r->wl->tx[type].name;
+    char ctx[96];
+    snprintf(ctx, sizeof ctx, "terminal %d, %s: ", t->id + 1, txname);
+    bool first = note_error(r, txname, e, ctx);
+    switch (e->cls) {
+    case DG_EC_CONN_LOST:
+        if (first)
+            dg_log_warn("%s%s (reconnecting; further errors of this kind are counted)", ctx, e->msg);
+        if (!reconnect(t)) {
+            /* the run ended while reconnecting, or the database refuses us for good */
             if (!stop_requested() && dg_now_ns() < end_ns)
                 atomic_store(&t->aborted, true);
-            break;
+            return false;
         }
+        *now = dg_now_ns();
+        break;
+    case DG_EC_RETRY:
+    case DG_EC_CONSTRAINT:
+        if (first)
+            dg_log_warn("%s%s%s%s%s (after %d tr%s; further errors of this kind are counted)",
+                        ctx, e->msg, e->sqlstate[0] ? " [" : "", e->sqlstate,
+                        e->sqlstate[0] ? "]" : "", tries + 1, tries == 0 ? "y" : "ies");
+        break;
+    default:
+        /* bad SQL or a fatal database error: this terminal stops */
+        dg_log_error("%s%s%s%s%s (terminal aborted)", ctx, e->msg, e->sqlstate[0] ? " [" : "",
+                     e->sqlstate, e->sqlstate[0] ? "]" : "");
+        atomic_store(&t->aborted, true);
+        return false;
+    }
+    dg_err_clear(e); /* clean for the next transaction */
+    return true;
+}
 
-        int type = choose_type(r, &t->rng);
-        int64_t intended = now;
-        if (!waits) {
-            /* closed loop: the transaction starts now */
-        } else if (workload_pauses) { /* keying time: before the clock starts */
-            int64_t key = pause(t->wl_state, type, DG_PAUSE_KEYING);
-            if (key > 0) {
-                sleep_until_or_stop(now + key < end_ns ? now + key : end_ns,
-                                    think_slack(key, now, end_ns));
-                now = dg_now_ns();
-                if (stop_requested() || now >= end_ns)
-                    break;
-                intended = now;
-            }
-        } else if (paced) {
-            /* Poisson arrivals: exponential gaps, drawn in (0, 1] to avoid log(0) */
-            double u = 1.0 - dg_prng_double(&t->rng);
-            double gap_ns = -log(u) / rate_per_term * (double)DG_NS_PER_S;
-            /* compared as doubles: a tiny rate's gap does not fit an int64_t */
-            if (gap_ns >= (double)(end_ns - sched))
-                break;
-            sched += (int64_t)gap_ns;
-            if (now < sched) {
-                sleep_until_or_stop(sched, 0);
-                if (stop_requested())
-                    break;
-                now = dg_now_ns();
-            }
-            intended = sched;
-        }
-        int64_t started = now;
-
-        dg_prng saved = t->rng;
-        int tries = 0, outcome = DG_TX_COMMITTED, rc;
-        for (;;) {
-            rc = tx_run(t->wl_state, type, &outcome, &e);
-            if (rc == 0)
-                break;
-            if (t->conn->in_tx)
-                dg_rollback(t->conn, NULL);
-            if (e.cls == DG_EC_RETRY && tries + 1 < cfg->max_tries && !stop_requested()) {
-                tries++;
-                t->rng = saved; /* same inputs again */
-                continue;
-            }
-            break;
-        }
-        /* the collector shut this connection down (a server that did not answer at the
-         * end or after a stop): the error is dbgauge's own, not the server's, so it is
-         * neither counted nor reported, and nothing reconnects */
-        if (rc != 0 && atomic_load_explicit(&t->cut, memory_order_relaxed)) {
-            last_end = dg_now_ns(); /* its work ended when it was cut (an overrun's end) */
-            goto out;
-        }
-        now = dg_now_ns();
-        if (w) /* the result arrived when the loop saw it, not when this fiber's turn came */
-            now -= w->queued_since(w->ctx, started);
-        last_end = now;
-
-        if (now > end_ns) {
-            /* finished after the deadline: counted, not measured */
-            dg_drain_stats *d = &t->drain[type];
-            if (rc == 0) {
-                d->count++;
-                d->rollbacks += outcome == DG_TX_ROLLED_BACK;
-            } else {
-                d->errors++;
-                d->unknown += e.outcome_unknown;
-            }
-            goto recorded;
-        }
-        int64_t tok = dg_phaser_enter(&t->ph);
-        int buf = dg_phaser_buffer(tok);
-        slot *s = &t->slots[buf];
-        dg_txstats *ts = &s->tx[type];
-        if (rc == 0) {
-            uint64_t ns = (uint64_t)(now - intended);
-            if (!waits || ns > PENDING_NS_MAX) {
-                dg_hist_record(&ts->lat, (int64_t)ns);
-            } else {
-                if (s->npending == PENDING_MAX)
-                    fold_pending(s);
-                s->pending[s->npending++] = (uint64_t)type << PENDING_NS_BITS | ns;
-            }
-            ts->count++;
-            ts->rollbacks += outcome == DG_TX_ROLLED_BACK;
-            if (paced)
-                dg_hist_record(&s->lag, started - intended);
-        } else {
-            ts->errors++;
-            ts->err_class[e.cls]++;
-            ts->unknown += e.outcome_unknown;
-        }
-        if (tries > 0) {
-            ts->retries += (uint64_t)tries;
-            ts->retried++;
-        }
-        dg_phaser_exit(&t->ph, tok);
-        int gen = atomic_load_explicit(&r->report_gen, memory_order_relaxed);
-        if (gen != t->last_gen) { /* an interval was reported: refresh slow counters (at
-                                   * Firebird, a round trip: once an interval, not a flip) */
-            t->last_gen = gen;
-            sample_cache(t);
-        }
-    recorded:
-        if (by_count > 0 &&
-            atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE)
-            measured_done++;
-
-        if (rc != 0) {
-            const char *txname = r->wl->tx[type].name;
-            char ctx[96];
-            snprintf(ctx, sizeof ctx, "terminal %d, %s: ", t->id + 1, txname);
-            bool first = note_error(r, txname, &e, ctx);
-            switch (e.cls) {
-            case DG_EC_CONN_LOST:
-                if (first)
-                    dg_log_warn("%s%s (reconnecting; further errors of this kind are counted)",
-                                ctx, e.msg);
-                if (!reconnect(t)) {
-                    /* the run ended while reconnecting, or the database refuses us for good */
-                    if (!stop_requested() && dg_now_ns() < end_ns)
-                        atomic_store(&t->aborted, true);
-                    goto out;
-                }
-                now = dg_now_ns();
-                break;
-            case DG_EC_RETRY:
-            case DG_EC_CONSTRAINT:
-                if (first)
-                    dg_log_warn("%s%s%s%s%s (after %d tr%s; further errors of this kind are counted)",
-                                ctx, e.msg, e.sqlstate[0] ? " [" : "", e.sqlstate,
-                                e.sqlstate[0] ? "]" : "", tries + 1, tries == 0 ? "y" : "ies");
-                break;
-            default:
-                /* bad SQL or a fatal database error: this terminal stops */
-                dg_log_error("%s%s%s%s%s (terminal aborted)", ctx, e.msg, e.sqlstate[0] ? " [" : "",
-                             e.sqlstate, e.sqlstate[0] ? "]" : "");
-                atomic_store(&t->aborted, true);
-                goto out;
-            }
-            dg_err_clear(&e); /* clean for the next transaction */
-        }
-
-        if (by_count > 0 && measured_done >= by_count) /* counted only while measuring */
-            break;
-        if (!waits)
-            continue;
-        if (workload_pauses && t->wl_state) {
-            int64_t think = pause(t->wl_state, type, DG_PAUSE_THINK);
-            if (think > 0) {
-                sleep_until_or_stop(now + think < end_ns ? now + think : end_ns,
-                                    think_slack(think, now, end_ns));
-                now = dg_now_ns();
-            }
-        }
-        if (think_ns > 0) {
-            int64_t think = think_ns;
-            if (think_exp) {
-                double u = 1.0 - dg_prng_double(&t->rng);
-                double x = -log(u);
-                think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)think_ns);
-            }
-            sleep_until_or_stop(now + think < end_ns ? now + think : end_ns,
-                                think_slack(think, now, end_ns));
-            now = dg_now_ns();
+/* After a transaction of a terminal that waits: the workload's think time, then
+ * --think-time (fixed, or exponential truncated at 10 times its mean). */
+static inline void pace_after(terminal *t, const loop_params *lp, int type, int64_t *now)
+{
+    if (lp->workload_pauses && t->wl_state) {
+        int64_t think = lp->pause(t->wl_state, type, DG_PAUSE_THINK);
+        if (think > 0) {
+            sleep_until_or_stop(*now + think < lp->end_ns ? *now + think : lp->end_ns,
+                                think_slack(think, *now, lp->end_ns));
+            *now = dg_now_ns();
         }
     }
-out:;
-    /* The end of this terminal's work: its last transaction's completion (after the
-     * deadline when one was in flight then), or the deadline when it was thinking (or
-     * waiting for a CPU to notice the stop) then. Neither closing its session nor waking
-     * late counts: 1,000 terminals whose think time all ends at the deadline wake one
-     * after another on two cores. */
+    if (lp->think_ns > 0) {
+        int64_t think = lp->think_ns;
+        if (lp->think_exp) {
+            double u = 1.0 - dg_prng_double(&t->rng);
+            double x = -log(u);
+            think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)lp->think_ns);
+        }
+        sleep_until_or_stop(*now + think < lp->end_ns ? *now + think : lp->end_ns,
+                            think_slack(think, *now, lp->end_ns));
+        *now = dg_now_ns();
+    }
+}
+
+/* The end of this terminal's work: its last transaction's completion (after the deadline
+ * when one was in flight then), or the deadline when it was thinking (or waiting for a
+ * CPU to notice the stop) then. Neither closing its session nor waking late counts: 1,000
+ * terminals whose think time all ends at the deadline wake one after another on two
+ * cores. */
+static void term_finish(terminal *t, int64_t last_end)
+{
+    run *r = t->r;
     int64_t fin = dg_now_ns();
     if (fin > r->end_ns)
         fin = last_end > r->end_ns ? last_end : r->end_ns;
@@ -740,6 +751,62 @@ out:;
     close_session(t);
     atomic_store(&t->done, true);
     wake_main();
+}
+
+static DG_HOT void *terminal_main(void *arg)
+{
+    terminal *t = arg;
+    run *r = t->r;
+    int64_t last_end = 0; /* when its last transaction completed */
+    const dg_waiter *w = dg_waiter_get();
+    term_start(t, w);
+    const loop_params lp = loop_params_of(r);
+    int64_t sched = r->t0_ns, now = r->t0_ns, measured_done = 0;
+    /* One error record for the terminal's life, cleared after each failure: initialising
+     * its message buffer for every transaction cost 73 instructions of ~8,300 (SQLite). */
+    dg_err e = DG_ERR_INIT;
+    if (atomic_load(&r->start_failed))
+        goto out;
+
+    for (;;) {
+        if (stop_requested() || now >= lp.end_ns)
+            break;
+        if (!t->conn && !reconnect(t)) {
+            if (!stop_requested() && dg_now_ns() < lp.end_ns)
+                atomic_store(&t->aborted, true);
+            break;
+        }
+        int type = choose_type(r, &t->rng);
+        int64_t intended = now;
+        if (lp.waits && !pace_before(t, &lp, type, &now, &sched, &intended))
+            break;
+        int64_t started = now;
+        int tries = 0, outcome = DG_TX_COMMITTED;
+        int rc = run_tx(t, &lp, type, &outcome, &tries, &e);
+        /* the collector shut this connection down (a server that did not answer at the
+         * end or after a stop): the error is dbgauge's own, not the server's, so it is
+         * neither counted nor reported, and nothing reconnects */
+        if (rc != 0 && atomic_load_explicit(&t->cut, memory_order_relaxed)) {
+            last_end = dg_now_ns(); /* its work ended when it was cut (an overrun's end) */
+            break;
+        }
+        now = dg_now_ns();
+        if (w) /* the result arrived when the loop saw it, not when this fiber's turn came */
+            now -= w->queued_since(w->ctx, started);
+        last_end = now;
+        record_tx(r, t, &lp, type, rc, outcome, tries, &e, intended, started, now);
+        if (lp.by_count > 0 &&
+            atomic_load_explicit(&r->phase, memory_order_relaxed) == DG_PHASE_MEASURE)
+            measured_done++;
+        if (rc != 0 && !handle_error(t, type, tries, &e, lp.end_ns, &now))
+            break;
+        if (lp.by_count > 0 && measured_done >= lp.by_count) /* counted only while measuring */
+            break;
+        if (lp.waits)
+            pace_after(t, &lp, type, &now);
+    }
+out:
+    term_finish(t, last_end);
     return NULL;
 }
 
@@ -1018,6 +1085,352 @@ static int init_stats(dg_run_stats *o, int ntx)
     return 0;
 }
 
+static void iv_init(interval_acc *iv, int ntx)
+{
+    memset(iv, 0, sizeof *iv);
+    iv->tx = xcalloc((size_t)ntx, sizeof *iv->tx);
+    for (int i = 0; i < ntx; i++)
+        dg_txstats_init(&iv->tx[i]);
+    dg_txstats_init(&iv->all);
+    dg_hist_init(&iv->lag);
+}
+
+static void iv_free(interval_acc *iv, int ntx)
+{
+    for (int i = 0; i < ntx; i++)
+        dg_txstats_destroy(&iv->tx[i]);
+    free(iv->tx);
+    dg_txstats_destroy(&iv->all);
+    dg_hist_destroy(&iv->lag);
+}
+
+/* The run's shared state before any terminal starts: the mix's cumulative weights, the
+ * locks and the gate. 0, or DG_E_INVAL when no type has a weight (nothing to free then). */
+static int run_init(run *r, const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out,
+                    dg_err *err)
+{
+    memset(r, 0, sizeof *r);
+    r->cfg = cfg;
+    r->wl = wl;
+    r->ntx = wl->ntx;
+    r->out = out;
+    r->end_ns = INT64_MAX;
+    r->cum_weight = xcalloc((size_t)wl->ntx, sizeof *r->cum_weight);
+    for (int i = 0; i < wl->ntx; i++) {
+        r->total_weight += wl->tx[i].weight;
+        r->cum_weight[i] = r->total_weight;
+    }
+    if (!(r->total_weight > 0)) {
+        free(r->cum_weight);
+        return dg_err_fail(err, DG_E_INVAL, "every transaction type has weight 0");
+    }
+    atomic_init(&r->phase, cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE);
+    atomic_init(&r->start_failed, false);
+    atomic_init(&r->interrupted, 0);
+    atomic_init(&r->report_gen, 0);
+    pthread_mutex_init(&r->err_lock, NULL);
+    pthread_mutex_init(&r->gate_lock, NULL);
+    pthread_cond_init(&r->ready_cond, NULL);
+    pthread_cond_init(&r->go_cond, NULL);
+    r->terms = xpages_zalloc(sizeof(terminal) * (size_t)cfg->terminals);
+    return 0;
+}
+
+/* Each terminal's state: its generator (from one seeded stream, so runs repeat with
+ * --seed), its statistics slots in one histogram mapping, its drain counters. */
+static int init_terminals(run *r, dg_err *err)
+{
+    dg_prng seeder;
+    dg_prng_seed(&seeder, r->cfg->seed);
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        terminal *t = &r->terms[k];
+        dg_phaser_init(&t->ph);
+        t->id = k;
+        t->r = r;
+        dg_prng_seed(&t->rng, dg_prng_u64(&seeder));
+        atomic_init(&t->done, false);
+        atomic_init(&t->aborted, false);
+        atomic_init(&t->cut, false);
+        atomic_init(&t->finished_ns, 0);
+        atomic_init(&t->cache_hits, -1);
+        atomic_init(&t->cache_misses, -1);
+        pthread_mutex_init(&t->down_lock, NULL);
+        t->drain = xcalloc((size_t)r->ntx, sizeof *t->drain);
+        t->hist_block = dg_hist_block_map(2 * (r->ntx + 1));
+        if (!t->hist_block)
+            return dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
+        init_slot(&t->slots[0], r->ntx, t->hist_block, 0);
+        init_slot(&t->slots[1], r->ntx, t->hist_block, 1);
+    }
+    return 0;
+}
+
+/* A thread per terminal, or the events engine's workers. On failure start_failed is set;
+ * *nstarted counts the terminals that did start. */
+static int start_terminals(run *r, int *nstarted, dg_err *err)
+{
+    if (r->cfg->workers > 0)
+        return start_workers(r, nstarted, err);
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        if (stop_requested()) { /* thousands of threads to start: a stop need not wait */
+            atomic_store(&r->start_failed, true);
+            return dg_err_fail(err, DG_E_STOPPED, "stopped while the terminals started");
+        }
+        if (pthread_create(&r->terms[k].thread, NULL, terminal_main, &r->terms[k]) != 0) {
+            atomic_store(&r->start_failed, true);
+            return dg_err_fail(err, DG_E_IO, "cannot start terminal thread %d: %s", k + 1,
+                               strerror(errno));
+        }
+        r->terms[k].started = true;
+        (*nstarted)++;
+    }
+    return 0;
+}
+
+/* Opens the gate once every started terminal is connected and prepared (or failed): the
+ * run's clock starts, and a duration run's end is fixed. */
+static void open_gate(run *r, int nstarted, int64_t entered)
+{
+    const dg_run_config *cfg = r->cfg;
+    pthread_mutex_lock(&r->gate_lock);
+    while (r->ready_count < nstarted)
+        pthread_cond_wait(&r->ready_cond, &r->gate_lock);
+    r->t0_ns = dg_now_ns();
+    r->out->connect_ns = r->t0_ns - entered;
+    if (cfg->duration_ns > 0 && cfg->transactions == 0)
+        r->end_ns = r->t0_ns + cfg->warmup_ns + cfg->duration_ns;
+    r->go = true;
+    atomic_store(&r->go_flag, true);
+    pthread_cond_broadcast(&r->go_cond);
+    pthread_mutex_unlock(&r->gate_lock);
+    kick_schedulers(); /* fibers waiting at the gate */
+}
+
+/* A run that could not start: once every terminal ended, the first terminal's own error
+ * when the start itself went well (rc 0). */
+static int start_error(run *r, int rc, dg_err *err)
+{
+    join_terminals(r);
+    if (rc != 0)
+        return rc;
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        if (r->terms[k].init_rc) {
+            if (err)
+                *err = *r->terms[k].init_err;
+            return r->terms[k].init_rc;
+        }
+    }
+    return rc;
+}
+
+/* The collector's clock: the phase under way, and where the next boundaries are. */
+typedef struct collector {
+    int phase;
+    int64_t interval, warm_end, phase_start, last_flip, next, next_collect;
+} collector;
+
+/* The end: stop and join the terminals, then report the last interval. The phase ends at
+ * the deadline, or (stopped or out of work before it) when the last terminal finished its
+ * last transaction; never when every session is closed (1,000 of them take a while).
+ * What completed after the deadline is the drain. */
+static void finish_collecting(run *r, interval_acc *iv, collector *c)
+{
+    dg_run_stats *out = r->out;
+    dg_run_request_stop(0);
+    stop_terminals(r);
+    int64_t joined = dg_now_ns();
+    int64_t now = c->last_flip;
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        int64_t f = atomic_load(&r->terms[k].finished_ns);
+        if (f > now)
+            now = f;
+    }
+    out->close_ns = joined > now ? joined - now : 0;
+    if (now > r->end_ns) {
+        out->drain_ns = now - r->end_ns;
+        now = r->end_ns > c->last_flip ? r->end_ns : c->last_flip;
+    }
+    harvest(r, iv);
+    report_interval(r, iv, c->phase, now - r->t0_ns, now - c->last_flip);
+    out->phase_ns[c->phase] = now - c->phase_start;
+}
+
+/* An interval boundary at `now`: report it, and move to the measured phase at the
+ * warmup's end. */
+static void interval_boundary(run *r, interval_acc *iv, collector *c, int64_t now)
+{
+    harvest(r, iv);
+    report_interval(r, iv, c->phase, now - r->t0_ns, now - c->last_flip);
+    atomic_fetch_add_explicit(&r->report_gen, 1, memory_order_relaxed);
+    iv_reset(r, iv);
+    c->next_collect = now + COLLECT_NS;
+    c->last_flip = now;
+    if (c->phase == DG_PHASE_WARMUP && now >= c->warm_end) {
+        r->out->phase_ns[DG_PHASE_WARMUP] = now - c->phase_start;
+        c->phase = DG_PHASE_MEASURE;
+        c->phase_start = now;
+        atomic_store(&r->phase, DG_PHASE_MEASURE);
+        c->next = c->interval > 0 ? now + c->interval : INT64_MAX;
+    } else {
+        c->next = c->interval > 0 ? c->next + c->interval : INT64_MAX;
+        while (c->next <= now)
+            c->next += c->interval;
+        if (c->phase == DG_PHASE_WARMUP && c->next > c->warm_end)
+            c->next = c->warm_end;
+    }
+}
+
+/* The collector's loop on the calling thread: empties the terminals' buffers every
+ * COLLECT_NS, reports each interval, and ends the run. Returns the phase it ended in. */
+static int collect_until_end(run *r, interval_acc *iv)
+{
+    const dg_run_config *cfg = r->cfg;
+    collector c = {
+        .phase = cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE,
+        .interval = cfg->interval_ns,
+        .warm_end = r->t0_ns + cfg->warmup_ns,
+        .phase_start = r->t0_ns,
+        .last_flip = r->t0_ns,
+        .next = cfg->interval_ns > 0 ? r->t0_ns + cfg->interval_ns : INT64_MAX,
+        .next_collect = r->t0_ns + COLLECT_NS,
+    };
+    if (c.phase == DG_PHASE_WARMUP && c.next > c.warm_end)
+        c.next = c.warm_end;
+    for (;;) {
+        int64_t wake = c.next < r->end_ns ? c.next : r->end_ns;
+        if (c.next_collect < wake)
+            wake = c.next_collect;
+        /* sleep until the next boundary, noticing stops and finished terminals */
+        for (;;) {
+            int seen = atomic_load(&g_main_wake);
+            int64_t now = dg_now_ns();
+            if (now >= wake || stop_requested() || all_done(r))
+                break;
+            main_sleep_until(seen, wake);
+        }
+        int64_t now = dg_now_ns();
+        if (stop_requested() || all_done(r) || now >= r->end_ns) {
+            finish_collecting(r, iv, &c);
+            return c.phase;
+        }
+        if (now < c.next && now < r->end_ns) { /* only the terminals' buffers to empty */
+            collect(r, iv);
+            c.next_collect = now + COLLECT_NS;
+            continue;
+        }
+        interval_boundary(r, iv, &c, now);
+    }
+}
+
+/* The terminals' own figures summed: aborts, per-connection cache counters, the drain. */
+static int sum_terminals(run *r)
+{
+    dg_run_stats *out = r->out;
+    int aborted = 0;
+    int64_t hits = 0, misses = 0;
+    bool have_cache = false;
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        const terminal *t = &r->terms[k];
+        if (atomic_load(&t->aborted))
+            aborted++;
+        int64_t h = atomic_load(&t->cache_hits);
+        if (h >= 0) {
+            have_cache = true;
+            hits += h;
+            misses += atomic_load(&t->cache_misses);
+        }
+        for (int i = 0; i < r->ntx; i++) {
+            const dg_drain_stats *d = &t->drain[i];
+            dg_drain_stats *o = &out->drain[i];
+            o->count += d->count;
+            o->rollbacks += d->rollbacks;
+            o->errors += d->errors;
+            o->unknown += d->unknown;
+        }
+    }
+    if (have_cache) {
+        out->cache_hits = hits;
+        out->cache_misses = misses;
+    }
+    for (int i = 0; i < r->ntx; i++) {
+        out->drain_all.count += out->drain[i].count;
+        out->drain_all.rollbacks += out->drain[i].rollbacks;
+        out->drain_all.errors += out->drain[i].errors;
+        out->drain_all.unknown += out->drain[i].unknown;
+    }
+    return aborted;
+}
+
+/* Why did it stop? A signal, every terminal aborted, still in warmup, or its planned end
+ * (complete only when no terminal aborted). */
+static void judge_end(run *r, int phase, int aborted)
+{
+    dg_run_stats *out = r->out;
+    out->aborted_terminals = aborted;
+    out->interrupted_terminals = atomic_load(&r->interrupted);
+    int sig = dg_run_stop_signal();
+    if (sig) {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "interrupted (%s)",
+                 sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal");
+        out->complete = false;
+    } else if (aborted == r->cfg->terminals) {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "all terminals aborted");
+        out->complete = false;
+    } else if (phase != DG_PHASE_MEASURE) {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "ended during warmup");
+        out->complete = false;
+    } else {
+        snprintf(out->stop_reason, sizeof out->stop_reason, "%s",
+                 r->cfg->transactions > 0 ? "transactions" : "duration");
+        out->complete = aborted == 0;
+    }
+}
+
+/* The events engine's loops: their figures summed into out->sched, then freed, once no
+ * stop request is kicking them. */
+static void free_workers(run *r)
+{
+    dg_run_stats *out = r->out;
+    out->workers = r->nworkers;
+    for (int i = 0; i < r->nworkers; i++)
+        atomic_store(&g_scheds[i], NULL);
+    while (r->nworkers > 0 && atomic_load(&g_kickers) > 0) /* a stop request kicking them */
+        dg_sleep_ns(DG_NS_PER_MS);
+    for (int i = 0; i < r->nworkers; i++) {
+        if (!r->workers[i].s)
+            continue;
+        dg_sched_stats st;
+        dg_sched_stats_get(r->workers[i].s, &st);
+        out->sched.timers += st.timers;
+        out->sched.lag_sum_ns += st.lag_sum_ns;
+        out->sched.wakeups += st.wakeups;
+        if (st.lag_max_ns > out->sched.lag_max_ns)
+            out->sched.lag_max_ns = st.lag_max_ns;
+        dg_sched_free(r->workers[i].s);
+    }
+    free(r->workers);
+}
+
+/* Everything run_init and init_terminals made, once every terminal has ended. */
+static void run_free(run *r)
+{
+    free_workers(r);
+    pthread_cond_destroy(&r->ready_cond);
+    pthread_cond_destroy(&r->go_cond);
+    pthread_mutex_destroy(&r->gate_lock);
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        free_slot(&r->terms[k].slots[0]);
+        free_slot(&r->terms[k].slots[1]);
+        dg_hist_block_unmap(r->terms[k].hist_block, 2 * (r->ntx + 1));
+        pthread_mutex_destroy(&r->terms[k].down_lock);
+        free(r->terms[k].drain);
+        free(r->terms[k].init_err);
+    }
+    xpages_free(r->terms, sizeof(terminal) * (size_t)r->cfg->terminals);
+    free(r->cum_weight);
+    pthread_mutex_destroy(&r->err_lock);
+}
+
 int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err *err)
 {
     if (wl->ntx > PENDING_TYPES)
@@ -1029,280 +1442,27 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     out->started_wall_ns = dg_wall_ns();
     int64_t entered = dg_now_ns();
     run r;
-    memset(&r, 0, sizeof r);
-    r.cfg = cfg;
-    r.wl = wl;
-    r.ntx = wl->ntx;
-    r.out = out;
-    r.end_ns = INT64_MAX;
-    r.cum_weight = xcalloc((size_t)wl->ntx, sizeof *r.cum_weight);
-    for (int i = 0; i < wl->ntx; i++) {
-        r.total_weight += wl->tx[i].weight;
-        r.cum_weight[i] = r.total_weight;
-    }
-    if (!(r.total_weight > 0)) {
-        free(r.cum_weight);
-        return dg_err_fail(err, DG_E_INVAL, "every transaction type has weight 0");
-    }
-    atomic_init(&r.phase, cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE);
-    atomic_init(&r.start_failed, false);
-    atomic_init(&r.interrupted, 0);
-    atomic_init(&r.report_gen, 0);
-    pthread_mutex_init(&r.err_lock, NULL);
-    pthread_mutex_init(&r.gate_lock, NULL);
-    pthread_cond_init(&r.ready_cond, NULL);
-    pthread_cond_init(&r.go_cond, NULL);
-
-    int n = cfg->terminals;
-    r.terms = xpages_zalloc(sizeof(terminal) * (size_t)n);
+    if ((rc = run_init(&r, cfg, wl, out, err)) != 0)
+        return rc;
     interval_acc iv;
-    memset(&iv, 0, sizeof iv);
-    iv.tx = xcalloc((size_t)r.ntx, sizeof *iv.tx);
-    for (int i = 0; i < r.ntx; i++)
-        dg_txstats_init(&iv.tx[i]);
-    dg_txstats_init(&iv.all);
-    dg_hist_init(&iv.lag);
-
-    /* Terminal generators come from one seeded stream, so runs repeat with --seed. */
-    dg_prng seeder;
-    dg_prng_seed(&seeder, cfg->seed);
-    for (int k = 0; k < n; k++) {
-        terminal *t = &r.terms[k];
-        dg_phaser_init(&t->ph);
-        t->id = k;
-        t->r = &r;
-        dg_prng_seed(&t->rng, dg_prng_u64(&seeder));
-        atomic_init(&t->done, false);
-        atomic_init(&t->aborted, false);
-        atomic_init(&t->cut, false);
-        atomic_init(&t->finished_ns, 0);
-        atomic_init(&t->cache_hits, -1);
-        atomic_init(&t->cache_misses, -1);
-        pthread_mutex_init(&t->down_lock, NULL);
-        t->drain = xcalloc((size_t)r.ntx, sizeof *t->drain);
-        t->hist_block = dg_hist_block_map(2 * (r.ntx + 1));
-        if (!t->hist_block) {
-            rc = dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
-            goto cleanup;
-        }
-        init_slot(&t->slots[0], r.ntx, t->hist_block, 0);
-        init_slot(&t->slots[1], r.ntx, t->hist_block, 1);
-    }
-
+    iv_init(&iv, r.ntx);
+    if ((rc = init_terminals(&r, err)) != 0)
+        goto cleanup;
     int nstarted = 0;
-    if (cfg->workers > 0)
-        rc = start_workers(&r, &nstarted, err);
-    for (int k = 0; k < n && cfg->workers <= 0; k++) {
-        if (stop_requested()) { /* thousands of threads to start: a stop need not wait */
-            atomic_store(&r.start_failed, true);
-            rc = dg_err_fail(err, DG_E_STOPPED, "stopped while the terminals started");
-            break;
-        }
-        if (pthread_create(&r.terms[k].thread, NULL, terminal_main, &r.terms[k]) != 0) {
-            atomic_store(&r.start_failed, true);
-            rc = dg_err_fail(err, DG_E_IO, "cannot start terminal thread %d: %s", k + 1,
-                             strerror(errno));
-            break;
-        }
-        r.terms[k].started = true;
-        nstarted++;
-    }
-    /* Open the gate once every started terminal is connected and prepared (or failed). */
-    pthread_mutex_lock(&r.gate_lock);
-    while (r.ready_count < nstarted)
-        pthread_cond_wait(&r.ready_cond, &r.gate_lock);
-    r.t0_ns = dg_now_ns();
-    out->connect_ns = r.t0_ns - entered;
-    if (cfg->duration_ns > 0 && cfg->transactions == 0)
-        r.end_ns = r.t0_ns + cfg->warmup_ns + cfg->duration_ns;
-    r.go = true;
-    atomic_store(&r.go_flag, true);
-    pthread_cond_broadcast(&r.go_cond);
-    pthread_mutex_unlock(&r.gate_lock);
-    kick_schedulers(); /* fibers waiting at the gate */
-
+    rc = start_terminals(&r, &nstarted, err);
+    open_gate(&r, nstarted, entered);
     if (atomic_load(&r.start_failed)) {
-        join_terminals(&r);
-        if (rc == 0) {
-            for (int k = 0; k < n; k++) {
-                if (r.terms[k].init_rc) {
-                    if (err)
-                        *err = *r.terms[k].init_err;
-                    rc = r.terms[k].init_rc;
-                    break;
-                }
-            }
-        }
+        rc = start_error(&r, rc, err);
         goto cleanup;
     }
     if (cfg->on_start)
         cfg->on_start(cfg->arg);
-
-    int64_t interval = cfg->interval_ns;
-    int64_t warm_end = r.t0_ns + cfg->warmup_ns;
-    int phase = cfg->warmup_ns > 0 ? DG_PHASE_WARMUP : DG_PHASE_MEASURE;
-    int64_t phase_start = r.t0_ns;
-    int64_t last_flip = r.t0_ns;
-    int64_t next = interval > 0 ? r.t0_ns + interval : INT64_MAX;
-    if (phase == DG_PHASE_WARMUP && next > warm_end)
-        next = warm_end;
-    int64_t next_collect = r.t0_ns + COLLECT_NS;
-    for (;;) {
-        int64_t wake = next < r.end_ns ? next : r.end_ns;
-        if (next_collect < wake)
-            wake = next_collect;
-        /* sleep until the next boundary, noticing stops and finished terminals */
-        for (;;) {
-            int seen = atomic_load(&g_main_wake);
-            int64_t now = dg_now_ns();
-            if (now >= wake || stop_requested() || all_done(&r))
-                break;
-            main_sleep_until(seen, wake);
-        }
-        int64_t now = dg_now_ns();
-        bool finishing = stop_requested() || all_done(&r) || now >= r.end_ns;
-        if (finishing) {
-            dg_run_request_stop(0);
-            stop_terminals(&r);
-            int64_t joined = dg_now_ns();
-            /* The phase ends at the deadline, or (stopped or out of work before it) when
-             * the last terminal finished its last transaction; never when every session is
-             * closed (1,000 of them take a while). What completed after the deadline is
-             * the drain. */
-            now = last_flip;
-            for (int k = 0; k < n; k++) {
-                int64_t f = atomic_load(&r.terms[k].finished_ns);
-                if (f > now)
-                    now = f;
-            }
-            out->close_ns = joined > now ? joined - now : 0;
-            if (now > r.end_ns) {
-                out->drain_ns = now - r.end_ns;
-                now = r.end_ns > last_flip ? r.end_ns : last_flip;
-            }
-            harvest(&r, &iv);
-            report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
-            out->phase_ns[phase] = now - phase_start;
-            break;
-        }
-        if (now < next && now < r.end_ns) { /* only the terminals' buffers to empty */
-            collect(&r, &iv);
-            next_collect = now + COLLECT_NS;
-            continue;
-        }
-        harvest(&r, &iv);
-        report_interval(&r, &iv, phase, now - r.t0_ns, now - last_flip);
-        atomic_fetch_add_explicit(&r.report_gen, 1, memory_order_relaxed);
-        iv_reset(&r, &iv);
-        next_collect = now + COLLECT_NS;
-        last_flip = now;
-        if (phase == DG_PHASE_WARMUP && now >= warm_end) {
-            out->phase_ns[DG_PHASE_WARMUP] = now - phase_start;
-            phase = DG_PHASE_MEASURE;
-            phase_start = now;
-            atomic_store(&r.phase, DG_PHASE_MEASURE);
-            next = interval > 0 ? now + interval : INT64_MAX;
-        } else {
-            next = interval > 0 ? next + interval : INT64_MAX;
-            while (next <= now)
-                next += interval;
-            if (phase == DG_PHASE_WARMUP && next > warm_end)
-                next = warm_end;
-        }
-    }
-
-    /* Why did it stop? */
-    int aborted = 0;
-    int64_t hits = 0, misses = 0;
-    bool have_cache = false;
-    for (int k = 0; k < n; k++) {
-        if (atomic_load(&r.terms[k].aborted))
-            aborted++;
-        int64_t h = atomic_load(&r.terms[k].cache_hits);
-        if (h >= 0) {
-            have_cache = true;
-            hits += h;
-            misses += atomic_load(&r.terms[k].cache_misses);
-        }
-    }
-    if (have_cache) {
-        out->cache_hits = hits;
-        out->cache_misses = misses;
-    }
-    for (int k = 0; k < n; k++) {
-        for (int i = 0; i < r.ntx; i++) {
-            const dg_drain_stats *d = &r.terms[k].drain[i];
-            dg_drain_stats *o = &out->drain[i];
-            o->count += d->count;
-            o->rollbacks += d->rollbacks;
-            o->errors += d->errors;
-            o->unknown += d->unknown;
-        }
-    }
-    for (int i = 0; i < r.ntx; i++) {
-        out->drain_all.count += out->drain[i].count;
-        out->drain_all.rollbacks += out->drain[i].rollbacks;
-        out->drain_all.errors += out->drain[i].errors;
-        out->drain_all.unknown += out->drain[i].unknown;
-    }
-    out->aborted_terminals = aborted;
-    out->interrupted_terminals = atomic_load(&r.interrupted);
-    int sig = dg_run_stop_signal();
-    if (sig) {
-        snprintf(out->stop_reason, sizeof out->stop_reason, "interrupted (%s)",
-                 sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "signal");
-        out->complete = false;
-    } else if (aborted == n) {
-        snprintf(out->stop_reason, sizeof out->stop_reason, "all terminals aborted");
-        out->complete = false;
-    } else if (phase != DG_PHASE_MEASURE) {
-        snprintf(out->stop_reason, sizeof out->stop_reason, "ended during warmup");
-        out->complete = false;
-    } else {
-        snprintf(out->stop_reason, sizeof out->stop_reason, "%s",
-                 cfg->transactions > 0 ? "transactions" : "duration");
-        out->complete = aborted == 0;
-    }
+    int phase = collect_until_end(&r, &iv);
+    judge_end(&r, phase, sum_terminals(&r));
     rc = 0;
-
 cleanup:
-    out->workers = r.nworkers;
-    for (int i = 0; i < r.nworkers; i++)
-        atomic_store(&g_scheds[i], NULL);
-    while (r.nworkers > 0 && atomic_load(&g_kickers) > 0) /* a stop request kicking them */
-        dg_sleep_ns(DG_NS_PER_MS);
-    for (int i = 0; i < r.nworkers; i++) {
-        if (!r.workers[i].s)
-            continue;
-        dg_sched_stats st;
-        dg_sched_stats_get(r.workers[i].s, &st);
-        out->sched.timers += st.timers;
-        out->sched.lag_sum_ns += st.lag_sum_ns;
-        out->sched.wakeups += st.wakeups;
-        if (st.lag_max_ns > out->sched.lag_max_ns)
-            out->sched.lag_max_ns = st.lag_max_ns;
-        dg_sched_free(r.workers[i].s);
-    }
-    free(r.workers);
-    pthread_cond_destroy(&r.ready_cond);
-    pthread_cond_destroy(&r.go_cond);
-    pthread_mutex_destroy(&r.gate_lock);
-    for (int k = 0; k < n; k++) {
-        free_slot(&r.terms[k].slots[0]);
-        free_slot(&r.terms[k].slots[1]);
-        dg_hist_block_unmap(r.terms[k].hist_block, 2 * (r.ntx + 1));
-        pthread_mutex_destroy(&r.terms[k].down_lock);
-        free(r.terms[k].drain);
-        free(r.terms[k].init_err);
-    }
-    for (int i = 0; i < r.ntx; i++)
-        dg_txstats_destroy(&iv.tx[i]);
-    free(iv.tx);
-    dg_txstats_destroy(&iv.all);
-    dg_hist_destroy(&iv.lag);
-    xpages_free(r.terms, sizeof(terminal) * (size_t)n);
-    free(r.cum_weight);
-    pthread_mutex_destroy(&r.err_lock);
+    run_free(&r);
+    iv_free(&iv, r.ntx);
     /* the run's own stop (its end) is over; a signal's stays for the caller's shutdown
      * (its deadline) and its exit status, until the caller clears it */
     if (!dg_stop_signal())

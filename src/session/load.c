@@ -5,7 +5,7 @@
  *
  * Layout: connect, the load, the preamble.
  */
-#include "session/session.h"
+#include "session/load.h"
 
 #include "core/clock.h"
 #include "core/log.h"

@@ -9,10 +9,13 @@
  * (DG_CAP_CONN_CACHE_STATS). Servers publish counters late, so an interval whose
  * transactions left no trace in them gets null and is counted for the note in "monitor".
  *
- * The document's fields are named in results/doc.c; this file gathers the figures.
+ * Every field of the document is named in results/doc.c, the top level included: this
+ * file gathers the figures into doc.h's structs and hands over the parts doc.c built
+ * (the intervals, the load), and reads none back.
  *
- * Layout: interval collection, document parts (transactions, host, run, monitor),
- * warnings, the session.
+ * Layout: interval collection, document figures (mix, drain, run, monitor), warnings,
+ * the session (a load's document; a run's steps: check modes, set up, begin the
+ * document, run the terminals, judge the run, close the monitor, finish the document).
  */
 #include "session/session.h"
 
@@ -24,8 +27,8 @@
 #include "monitor/host.h"
 #include "monitor/sysstat.h"
 #include "results/doc.h"
-#include "results/result.h"
 #include "runner/runner.h"
+#include "session/load.h"
 #include "session/sampler.h"
 
 #include <ctype.h>
@@ -61,6 +64,8 @@ typedef struct run_ctx {
                                  time (a stalled server), or that follow one (their delta
                                  has no start) */
     bool prev_ok;             /* the previous interval's sample came back */
+    double *lag_p99_ms;       /* each measured interval's schedule lag, p99 (rate-paced runs) */
+    int nlag, cap_lag;
 } run_ctx;
 
 static double pct_or_nan(double part, double whole)
@@ -109,9 +114,10 @@ static void cache_delta(const run_ctx *c, const dg_dbstats *a, const dg_dbstats 
     }
 }
 
+/* lag_p99_ms: NaN when the run is not rate-paced. */
 static json_t *interval_json(const dg_session_config *cfg, const dg_interval_report *iv,
                              double t_s, const dg_sysdelta *sd, const dg_dbstats *db,
-                             double hit_pct, double misses)
+                             double hit_pct, double misses, double lag_p99_ms)
 {
     const dg_hist *lat = &iv->all->lat;
     bool any = iv->all->count > 0;
@@ -144,7 +150,7 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
         .reconnects = iv->reconnects,
         .downtime_s = (double)iv->downtime_ns / DG_NS_PER_S,
         .active_terminals = iv->active_terminals,
-        .lag_p99_ms = cfg->rate_tps > 0 ? (double)dg_hist_percentile(iv->lag, 99) / 1e6 : NAN,
+        .lag_p99_ms = lag_p99_ms,
     };
     json_t *j = dg_doc_interval_json(&d);
     free(counts);
@@ -187,7 +193,15 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         c->cache_phase_hits[1] = iv->cache_hits;
         c->cache_phase_misses[1] = iv->cache_misses;
     }
-    json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses);
+    double lag = c->cfg->rate_tps > 0 ? (double)dg_hist_percentile(iv->lag, 99) / 1e6 : NAN;
+    if (!warm && !isnan(lag)) { /* for the warning about a growing lag */
+        if (c->nlag == c->cap_lag) {
+            c->cap_lag = c->cap_lag ? 2 * c->cap_lag : 64;
+            c->lag_p99_ms = xrealloc(c->lag_p99_ms, (size_t)c->cap_lag * sizeof *c->lag_p99_ms);
+        }
+        c->lag_p99_ms[c->nlag++] = isfinite(lag) ? lag : 0;
+    }
+    json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses, lag);
     const dg_session_ui *ui = c->cfg->ui;
     if (ui && ui->interval)
         ui->interval(ui->arg, j, warm);
@@ -196,16 +210,21 @@ static void on_interval(void *arg, const dg_interval_report *iv)
 
 /* ---- document parts ------------------------------------------------------------------------ */
 
-static json_t *tx_array(const dg_run_stats *st, const dg_workload *wl, int phase, bool hist)
+/* The mix as the document lists it: names and weights in the workload's order. */
+static void mix_arrays(const dg_workload *wl, const char ***names_out, double **weights_out)
 {
-    json_t *arr = json_array();
-    for (int i = 0; i < st->ntx; i++)
-        json_array_append_new(arr, dg_doc_tx_json(wl->tx[i].name, wl->tx[i].weight, &st->tx[phase][i], hist));
-    return arr;
+    const char **names = xcalloc((size_t)wl->ntx + 1, sizeof *names);
+    double *weights = xcalloc((size_t)wl->ntx + 1, sizeof *weights);
+    for (int i = 0; i < wl->ntx; i++) {
+        names[i] = wl->tx[i].name;
+        weights[i] = wl->tx[i].weight;
+    }
+    *names_out = names;
+    *weights_out = weights;
 }
 
-/* "drain": what completed after the deadline, by type. */
-static json_t *drain_json(const dg_run_stats *st, const dg_workload *wl)
+/* "drain": what completed after the deadline, by type; the caller frees the array. */
+static dg_doc_drain_tx *drain_tx(const dg_run_stats *st, const dg_workload *wl)
 {
     dg_doc_drain_tx *tx = xcalloc((size_t)st->ntx + 1, sizeof *tx);
     for (int i = 0; i < st->ntx; i++)
@@ -214,34 +233,19 @@ static json_t *drain_json(const dg_run_stats *st, const dg_workload *wl)
                                   .rollbacks = st->drain[i].rollbacks,
                                   .errors = st->drain[i].errors,
                                   .unknown = st->drain[i].unknown};
-    json_t *j = dg_doc_drain_json((double)st->drain_ns / DG_NS_PER_S, st->ntx, tx);
-    free(tx);
-    return j;
+    return tx;
 }
 
-/* The machine's facts, with the filesystem and disk of the connection's data file (a
- * server's data directory is not known from the client). */
-static json_t *host_json(const dg_conn *conn)
-{
-    dg_hostinfo h;
-    dg_host_info(conn->data_path, &h);
-    return dg_doc_host_json(&h);
-}
-
-/* "run": what was asked, and (when st is not NULL) how it ended. */
-static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const dg_run_stats *st)
+/* "run": what was asked, and (when st is not NULL) how it ended. started (32 bytes)
+ * receives the start time the record points to; names and weights are the mix. */
+static dg_doc_run run_figures(const dg_session_config *cfg, const dg_conn *conn,
+                              const dg_run_stats *st, const char *const *names,
+                              const double *weights, char *started)
 {
     const dg_workload *wl = cfg->wl;
-    int ntx = wl->ntx;
-    const char **names = xcalloc((size_t)ntx + 1, sizeof *names);
-    double *weights = xcalloc((size_t)ntx + 1, sizeof *weights);
-    for (int i = 0; i < ntx; i++) {
-        names[i] = wl->tx[i].name;
-        weights[i] = wl->tx[i].weight;
-    }
-    char started[32] = "";
+    started[0] = '\0';
     if (st)
-        dg_format_iso8601(st->started_wall_ns, started, sizeof started);
+        dg_format_iso8601(st->started_wall_ns, started, 32);
     dg_doc_run r = {
         .workload = wl->name,
         .workload_hash = wl->hash,
@@ -265,7 +269,7 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .keying_think = cfg->keying_think,
         .conn_settings = cfg->settings,
         .nconn_settings = cfg->nsettings,
-        .ntx = ntx,
+        .ntx = wl->ntx,
         .tx_names = names,
         .tx_weights = weights,
         .finished = st != NULL,
@@ -285,14 +289,11 @@ static json_t *run_json(const dg_session_config *cfg, const dg_conn *conn, const
         .engine_lag_max_ms = st && st->sched.timers ? (double)st->sched.lag_max_ns / 1e6 : NAN,
         .close_s = st ? (double)st->close_ns / DG_NS_PER_S : NAN,
     };
-    json_t *j = dg_doc_run_json(&r);
-    free(names);
-    free(weights);
-    return j;
+    return r;
 }
 
-static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg_dbstats *db_before,
-                            const dg_dbstats *db_after)
+static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st,
+                                      const dg_dbstats *db_before, const dg_dbstats *db_after)
 {
     dg_sysample end;
     dg_sysample_take(ctx->block_device, &end);
@@ -320,40 +321,73 @@ static json_t *monitor_json(const run_ctx *ctx, const dg_run_stats *st, const dg
     m.cache_hit_null_intervals = ctx->cache_unpublished;
     m.stats_late_intervals = ctx->stats_late;
     m.stats_readings = ctx->sampler_calls;
-    return dg_doc_monitor_json(&m);
+    return m;
 }
 
 /* ---- warnings ------------------------------------------------------------------------------ */
 
-/* Signs that the driver, not the database, limited the run. An embedded database runs
- * inside dbgauge's process, so its CPU is not the driver's: no CPU warning then. */
-static json_t *driver_warnings(const json_t *doc, const dg_conn *conn, const dg_session_config *cfg)
+#define MAX_WARNINGS 4
+
+/* The run's warnings, in the document's order; each message is the caller's to free. */
+typedef struct warnings {
+    int n;
+    char *msg[MAX_WARNINGS];
+} warnings;
+
+static void warn_add(warnings *w, char *msg)
 {
-    json_t *w = json_array();
-    double self = dg_res_num(doc, "monitor.self_cpu_pct", NAN);
-    double per_term = self / (double)cfg->terminals;
+    if (w->n < MAX_WARNINGS)
+        w->msg[w->n++] = msg;
+    else
+        free(msg);
+}
+
+/* Signs that the driver, not the database, limited the run. An embedded database runs
+ * inside dbgauge's process, so its CPU is not the driver's: no CPU warning then. The lag
+ * is the measured intervals' p99 (rate-paced runs). */
+static void driver_warnings(warnings *w, const run_ctx *c, double self_cpu_pct, const dg_conn *conn,
+                            const dg_session_config *cfg)
+{
+    double per_term = self_cpu_pct / (double)cfg->terminals;
     if (!dg_has_cap(conn, DG_CAP_EMBEDDED) && isfinite(per_term) && per_term > 80)
-        json_array_append_new(
-            w, json_sprintf("dbgauge itself used %.0f%% of a core per terminal: the driver may have "
-                            "limited the throughput (fewer terminals per core, or a faster client "
-                            "machine)",
-                            per_term));
-    const json_t *iv = dg_res_get(doc, "intervals");
-    size_t n = json_array_size(iv);
+        warn_add(w, xasprintf("dbgauge itself used %.0f%% of a core per terminal: the driver may have "
+                              "limited the throughput (fewer terminals per core, or a faster client "
+                              "machine)",
+                              per_term));
+    size_t n = (size_t)c->nlag;
     if (cfg->rate_tps > 0 && n >= 3) {
         size_t third = n / 3;
         double first = 0, last = 0;
         for (size_t i = 0; i < third; i++) {
-            first = fmax(first, dg_res_num(json_array_get(iv, i), "schedule_lag_ms_p99", 0));
-            last = fmax(last, dg_res_num(json_array_get(iv, n - 1 - i), "schedule_lag_ms_p99", 0));
+            first = fmax(first, c->lag_p99_ms[i]);
+            last = fmax(last, c->lag_p99_ms[n - 1 - i]);
         }
         if (last > 10 && last > 2 * first)
-            json_array_append_new(
-                w, json_sprintf("the schedule lag grew from %.1f ms to %.1f ms (p99): the terminals "
-                                "could not keep the rate of %.0f tps; latency includes the backlog",
-                                first, last, cfg->rate_tps));
+            warn_add(w, xasprintf("the schedule lag grew from %.1f ms to %.1f ms (p99): the terminals "
+                                  "could not keep the rate of %.0f tps; latency includes the backlog",
+                                  first, last, cfg->rate_tps));
     }
-    return w;
+}
+
+/* Terminals the end had to interrupt, and a long drain after a duration run's deadline. */
+static void end_warnings(warnings *w, const dg_run_stats *st, double overrun_s, bool embedded,
+                         const dg_session_config *cfg)
+{
+    int nint = st->interrupted_terminals;
+    if (nint > 0)
+        warn_add(w, xasprintf("%d terminal%s still inside a database call 2 s after the end: "
+                              "%s interrupted (%s)",
+                              nint, nint == 1 ? " was" : "s were", nint == 1 ? "it was" : "they were",
+                              embedded ? "waiting for the database's lock"
+                                       : "the database did not answer"));
+    if (overrun_s > 1.0 && overrun_s > 0.1 * (double)cfg->duration_ns / DG_NS_PER_S)
+        warn_add(w, xasprintf("transactions in flight at the end took %.1f s more to finish "
+                              "(%s): their %" PRIu64 " completions are under \"drain\", not "
+                              "in the rates",
+                              overrun_s,
+                              embedded ? "terminals queued on the database's lock"
+                                       : "the database was slow to answer",
+                              st->drain_all.count + st->drain_all.errors));
 }
 
 /* ---- the session ----------------------------------------------------------------------------- */
@@ -380,34 +414,32 @@ static void raise_nofile(int terminals, bool embedded)
                     (unsigned long long)(cur < rl.rlim_cur ? rl.rlim_cur : cur));
 }
 
-/* server.requested: what --server-ctl set; server.effective: what the server shows for
- * each (null when the engine cannot tell a client). A value shown differently (16MB
- * set, 2048 pages shown...) is not judged here: a differing value is warned about only
- * when neither side is a number with a unit, where the spelling is the server's own. */
-static void server_settings_json(dg_conn *conn, const dg_server_info *si, const dg_session_config *cfg,
-                                 json_t *server)
+/* The server settings a sweep had --server-ctl set, read back: effective[i] (a buffer of
+ * SETTING_BYTES each) what the server shows for each, *eff_ptr[i] NULL when the engine
+ * cannot tell a client. A value shown differently (16MB set, 2048 pages shown...) is not
+ * judged here: a differing value is warned about only when neither side is a number with
+ * a unit, where the spelling is the server's own. */
+#define SETTING_BYTES 256
+static void read_server_settings(dg_conn *conn, const dg_server_info *si, const dg_session_config *cfg,
+                                 char (*effective)[SETTING_BYTES], const char **eff_ptr)
 {
-    json_t *req = json_object(), *eff = json_object();
     for (int i = 0; i < cfg->nserver_settings; i++) {
         const dg_setting *s = &cfg->server_settings[i];
-        char v[256];
+        char *v = effective[i];
         dg_err e = DG_ERR_INIT;
-        json_object_set_new(req, s->name, json_string(s->value));
-        int rc = dg_server_setting(conn, si, s->name, v, sizeof v, &e);
+        eff_ptr[i] = NULL;
+        int rc = dg_server_setting(conn, si, s->name, v, SETTING_BYTES, &e);
         if (rc != 0) {
             if (rc != DG_E_UNSUPPORTED)
                 dg_log_warn("cannot read back server setting %s: %s", s->name, e.msg);
-            json_object_set_new(eff, s->name, json_null());
             continue;
         }
-        json_object_set_new(eff, s->name, json_string(v));
+        eff_ptr[i] = v;
         bool words = !isdigit((unsigned char)v[0]) && !isdigit((unsigned char)s->value[0]);
         if (words && strcasecmp(v, s->value))
             dg_log_warn("server setting %s was set to %s but the server runs with %s", s->name,
                         s->value, v);
     }
-    json_object_set_new(server, "requested", req);
-    json_object_set_new(server, "effective", eff);
 }
 
 static void on_signal(int signo)
@@ -426,24 +458,23 @@ static json_t *load_document(const dg_session_config *cfg, dg_conn *conn, json_t
     if (!reason && dg_server_info_get(conn, &si, &e)) /* stopped: the server may not answer */
         dg_log_warn("cannot read server settings: %s", e.msg);
     const dg_workload *wl = cfg->wl;
-    json_t *doc = dg_result_new();
-    json_object_set_new(doc, "kind", json_string("load"));
-    json_t *run = json_pack("{s:s, s:s, s:s, s:I, s:s, s:s, s:I, s:i, s:s, s:b}", "workload", wl->name,
-                            "workload_hash", wl->hash, "scale_unit", wl->scale_unit,
-                            "scale", (json_int_t)wl->scale, "backend", conn->be->name, "db",
-                            conn->url_redacted, "seed", (json_int_t)cfg->seed, "jobs",
-                            cfg->jobs > 0 ? cfg->jobs : 1, "started_at", started, "complete", !reason);
-    if (reason)
-        json_object_set_new(run, "stop_reason", json_string(reason));
-    json_object_set_new(run, "command", cfg->command_line ? json_string(cfg->command_line) : json_null());
-    json_object_set_new(run, "storage", wl->storage ? json_string(wl->storage) : json_null());
-    json_object_set_new(doc, "run", run);
-    json_object_set_new(doc, "server", dg_doc_server_json(&si));
-    json_object_set_new(doc, "host", host_json(conn));
-    json_object_set_new(doc, "load", load ? json_incref(load) : json_null());
-    if (cfg->extra)
-        json_object_update(doc, (json_t *)cfg->extra);
-    return doc;
+    dg_doc_load_run run = {
+        .workload = wl->name,
+        .workload_hash = wl->hash,
+        .scale_unit = wl->scale_unit,
+        .scale = wl->scale,
+        .backend = conn->be->name,
+        .db = conn->url_redacted,
+        .seed = cfg->seed,
+        .jobs = cfg->jobs > 0 ? cfg->jobs : 1,
+        .started_at = started,
+        .stop_reason = reason,
+        .command = cfg->command_line,
+        .storage = wl->storage,
+    };
+    dg_hostinfo h;
+    dg_host_info(conn->data_path, &h);
+    return dg_doc_load_document(&run, &si, &h, load, cfg->extra);
 }
 
 static const char *stop_reason(void)
@@ -497,110 +528,122 @@ static int64_t closing_deadline(int64_t wait_ns)
 /* The events engine's timers firing later than this on average: its workers are saturated. */
 #define SATURATED_LAG_NS (5 * DG_NS_PER_MS)
 
-int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
-                   dg_err *err)
-{
-    dg_workload *wl = cfg->wl;
-    *doc_out = NULL;
-    *stage = DG_STAGE_SETUP;
-    if (cfg->keying_think && !wl->ops->pause_ns)
-        return dg_err_fail(err, DG_E_INVAL, "workload '%s' has no keying and think times (--keying-think)",
-                           wl->name);
-    dg_conn *conn = NULL;
-    json_t *load = NULL, *doc = NULL;
+/* A run session's state, from connecting to the finished document (dg_session_run's
+ * steps share it; session_end releases it). */
+typedef struct session_run {
+    const dg_session_config *cfg;
+    dg_conn *conn;
+    json_t *load;            /* the load the session made first (NULL: none) */
+    json_t *doc;             /* from the start of the run */
     run_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
     dg_run_stats st;
-    memset(&st, 0, sizeof st);
-    bool have_stats = false;
-    bool conn_abandoned = false; /* a stuck statistics call keeps the connection */
-    bool run_begun = false;      /* wl->ops->run_begin succeeded: run_end is owed */
-    /* SIGINT and SIGTERM stop whatever phase is under way (the load, the run, the closing
-     * statistics), for the whole session, within one shared deadline (core/stop.h) */
-    dg_sigsave saved;
-    dg_run_clear_stop();
-    dg_signals_catch(on_signal, &saved);
-    char started[32];
-    dg_format_iso8601(dg_wall_ns(), started, sizeof started);
-    int rc = dg_session_connect(cfg, false, &conn, err);
-    if (rc)
-        goto out;
+    bool have_stats;         /* st holds dg_run's (to free) */
+    bool conn_abandoned;     /* a stuck statistics call keeps the connection */
+    bool conn_free;          /* the sampler stopped: the connection is the session's again */
+    bool run_begun;          /* wl->ops->run_begin succeeded: run_end is owed */
+    const char **tx_names;   /* the mix, for the document */
+    double *tx_weights;
+    dg_dbstats db_before, db_after;
+    double overrun_s;        /* the drain after a duration run's deadline */
+} session_run;
+
+/* What --workers and --pipeline need of the backend and the workload, from their facts. */
+static int check_modes(const dg_session_config *cfg, const dg_conn *conn, dg_err *err)
+{
+    const dg_workload *wl = cfg->wl;
     if (cfg->workers > 0 && !dg_has_cap(conn, DG_CAP_NONBLOCKING)) {
         /* a blocking call would stop every terminal of its worker */
         char which[128];
         int k = dg_backend_names_with(DG_CAP_NONBLOCKING, which, sizeof which);
-        rc = dg_err_fail(err, DG_E_INVAL,
-                         "--workers: %s's client library blocks its thread in every call, so it "
-                         "runs a thread per terminal (leave out --workers); the events engine "
-                         "serves %s", conn->be->name, k ? which : "no backend built here");
-        goto out;
+        return dg_err_fail(err, DG_E_INVAL,
+                           "--workers: %s's client library blocks its thread in every call, so it "
+                           "runs a thread per terminal (leave out --workers); the events engine "
+                           "serves %s", conn->be->name, k ? which : "no backend built here");
     }
     if (cfg->pipeline && !dg_has_cap(conn, DG_CAP_PIPELINE)) {
         char which[128];
         int k = dg_backend_names_with(DG_CAP_PIPELINE, which, sizeof which);
-        rc = dg_err_fail(err, DG_E_INVAL, "--pipeline: %s cannot send a transaction's statements "
-                         "before the answers (%s can)", conn->be->name, k ? which : "no backend built here");
-        goto out;
+        return dg_err_fail(err, DG_E_INVAL, "--pipeline: %s cannot send a transaction's statements "
+                           "before the answers (%s can)", conn->be->name, k ? which : "no backend built here");
     }
-    if (cfg->pipeline && !wl->pipeline_ok) {
-        rc = dg_err_fail(err, DG_E_INVAL, "--pipeline: %s's statements need each other's results "
-                         "(or there is no transaction to pipeline); tpcb, tpcb:simple-update "
-                         "and scripts with BEGIN and no \\gset or \\aset can be pipelined",
-                         wl->name);
-        goto out;
-    }
+    if (cfg->pipeline && !wl->pipeline_ok)
+        return dg_err_fail(err, DG_E_INVAL, "--pipeline: %s's statements need each other's results "
+                           "(or there is no transaction to pipeline); tpcb, tpcb:simple-update "
+                           "and scripts with BEGIN and no \\gset or \\aset can be pipelined",
+                           wl->name);
+    return 0;
+}
+
+/* The preamble (load when empty) and the workload's own set-up for the run. */
+static int set_up(session_run *s, dg_session_stage *stage, dg_err *err)
+{
+    dg_workload *wl = s->cfg->wl;
     int64_t wanted_scale = wl->scale;
-    if ((rc = dg_session_prepare(cfg, conn, DG_PREPARE_RUN, &load, stage, err)) != 0) {
-        if (rc == DG_E_STOPPED && load) {
-            /* stopped while loading first: the partial load is the session's result */
-            *doc_out = load_document(cfg, conn, load, started, stop_reason());
-            rc = 0;
-        }
-        goto out;
-    }
+    int rc = dg_session_prepare(s->cfg, s->conn, DG_PREPARE_RUN, &s->load, stage, err);
+    if (rc)
+        return rc;
     if (wl->ops->run_begin) {
-        if ((rc = wl->ops->run_begin(wl, conn, err)) != 0) {
+        if ((rc = wl->ops->run_begin(wl, s->conn, err)) != 0) {
             dg_err_prefix(err, "cannot set the run up");
-            goto out;
+            return rc;
         }
-        run_begun = true;
+        s->run_begun = true;
     }
     if (wl->scale_given && wanted_scale != wl->scale && wl->tables)
         dg_log_warn("--scale %lld ignored: the database holds scale %lld", (long long)wanted_scale,
                     (long long)wl->scale);
+    return 0;
+}
 
+/* Before the terminals start: the server's facts, the database's first statistics, the
+ * sampler, and the document's start (run, server, host), shown to the UI. */
+static void begin_document(session_run *s)
+{
+    const dg_session_config *cfg = s->cfg;
+    run_ctx *ctx = &s->ctx;
     dg_server_info si;
     memset(&si, 0, sizeof si);
     dg_err e = DG_ERR_INIT;
-    if (dg_server_info_get(conn, &si, &e))
+    if (dg_server_info_get(s->conn, &si, &e))
         dg_log_warn("cannot read server settings: %s", e.msg);
-    dg_dbstats db_before;
-    if (dg_stats(conn, &db_before, NULL))
-        all_unknown(&db_before);
+    if (dg_stats(s->conn, &s->db_before, NULL))
+        all_unknown(&s->db_before);
 
-    ctx.cfg = cfg;
+    ctx->cfg = cfg;
     /* statistics come from their own thread, so a stalled server cannot stall the
      * interval clock: an interval waits a quarter of itself (0.1 to 1 s) for them */
-    ctx.sampler = dg_sampler_start(conn);
-    ctx.sample_wait_ns = cfg->interval_ns / 4;
-    if (ctx.sample_wait_ns < 100 * DG_NS_PER_MS)
-        ctx.sample_wait_ns = 100 * DG_NS_PER_MS;
-    if (ctx.sample_wait_ns > DG_NS_PER_S)
-        ctx.sample_wait_ns = DG_NS_PER_S;
-    ctx.intervals = json_array();
-    ctx.warm_intervals = json_array();
-    doc = dg_result_new();
-    json_t *host = host_json(conn);
-    snprintf(ctx.block_device, sizeof ctx.block_device, "%s", dg_res_str(host, "block_device"));
-    json_object_set_new(doc, "run", run_json(cfg, conn, NULL));
-    json_t *server = dg_doc_server_json(&si);
-    if (cfg->nserver_settings)
-        server_settings_json(conn, &si, cfg, server);
-    json_object_set_new(doc, "server", server);
-    json_object_set_new(doc, "host", host);
+    ctx->sampler = dg_sampler_start(s->conn);
+    ctx->sample_wait_ns = cfg->interval_ns / 4;
+    if (ctx->sample_wait_ns < 100 * DG_NS_PER_MS)
+        ctx->sample_wait_ns = 100 * DG_NS_PER_MS;
+    if (ctx->sample_wait_ns > DG_NS_PER_S)
+        ctx->sample_wait_ns = DG_NS_PER_S;
+    ctx->intervals = json_array();
+    ctx->warm_intervals = json_array();
+    /* the machine's facts, with the filesystem and disk of the connection's data file (a
+     * server's data directory is not known from the client) */
+    dg_hostinfo h;
+    dg_host_info(s->conn->data_path, &h);
+    snprintf(ctx->block_device, sizeof ctx->block_device, "%s", h.block_device);
+    mix_arrays(cfg->wl, &s->tx_names, &s->tx_weights);
+    char started[32];
+    dg_doc_run run = run_figures(cfg, s->conn, NULL, s->tx_names, s->tx_weights, started);
+    int nss = cfg->nserver_settings;
+    char (*effective)[SETTING_BYTES] = xcalloc((size_t)nss + 1, sizeof *effective);
+    const char **eff_ptr = xcalloc((size_t)nss + 1, sizeof *eff_ptr);
+    read_server_settings(s->conn, &si, cfg, effective, eff_ptr);
+    dg_doc_server_ctl ctl = {.n = nss, .requested = cfg->server_settings, .effective = eff_ptr};
+    s->doc = dg_doc_run_document(&run, &si, &ctl, &h);
+    free(eff_ptr);
+    free(effective);
     if (cfg->ui && cfg->ui->begin)
-        cfg->ui->begin(cfg->ui->arg, doc);
+        cfg->ui->begin(cfg->ui->arg, s->doc);
+}
 
+/* The terminals, with the collector on this thread (on_start, on_interval). */
+static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
+{
+    const dg_session_config *cfg = s->cfg;
     dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
                       .application_name = "dbgauge", .pipeline = cfg->pipeline};
     dg_run_config rcfg = {
@@ -619,146 +662,209 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         .seed = cfg->seed,
         .on_interval = on_interval,
         .on_start = on_start,
-        .arg = &ctx,
+        .arg = &s->ctx,
     };
-    raise_nofile(cfg->terminals, dg_has_cap(conn, DG_CAP_EMBEDDED));
-    rc = dg_run(&rcfg, wl, &st, err);
-    have_stats = true;
+    raise_nofile(cfg->terminals, dg_has_cap(s->conn, DG_CAP_EMBEDDED));
+    int rc = dg_run(&rcfg, cfg->wl, &s->st, err);
+    s->have_stats = true;
     if (rc) {
         *stage = DG_STAGE_RUN;
         if (dg_stop_signal()) /* while the terminals connected: nothing was measured */
             dg_err_fail(err, DG_E_STOPPED, "%s while the terminals connected", stop_reason());
         else
             dg_err_prefix(err, "cannot start the run");
-        goto out;
     }
+    return rc;
+}
 
-    /* The measured phase ends at the deadline; transactions in flight then finish in the
-     * drain. A server that left a terminal inside a call past the grace (interrupted) held
-     * the run: it is not complete, and says why. An embedded engine's terminals queue on
-     * its lock at the end (SQLite with many writers): that is said in a warning, the run
-     * stands. */
-    if (st.workers > 0 && st.sched.timers > 0 &&
-        st.sched.lag_sum_ns / (int64_t)st.sched.timers > SATURATED_LAG_NS)
+/* The measured phase ends at the deadline; transactions in flight then finish in the
+ * drain. A server that left a terminal inside a call past the grace (interrupted) held
+ * the run: it is not complete, and says why. An embedded engine's terminals queue on its
+ * lock at the end (SQLite with many writers): that is said in a warning, the run stands. */
+static void judge_run(session_run *s)
+{
+    dg_run_stats *st = &s->st;
+    if (st->workers > 0 && st->sched.timers > 0 &&
+        st->sched.lag_sum_ns / (int64_t)st->sched.timers > SATURATED_LAG_NS)
         dg_log_warn("the events engine's %d worker%s could not keep up: timers fired %.1f ms late "
                     "on average (at most %.1f ms), so think times and --rate arrivals ran late; "
                     "give it more --workers or fewer terminals",
-                    st.workers, st.workers == 1 ? "" : "s",
-                    (double)st.sched.lag_sum_ns / (double)st.sched.timers / 1e6,
-                    (double)st.sched.lag_max_ns / 1e6);
-    double overrun_s = (double)st.drain_ns / DG_NS_PER_S;
-    bool embedded = dg_has_cap(conn, DG_CAP_EMBEDDED);
-    if (st.complete && st.interrupted_terminals > 0 && !embedded) {
-        st.complete = false;
-        snprintf(st.stop_reason, sizeof st.stop_reason, "overran its duration by %.1f s", overrun_s);
+                    st->workers, st->workers == 1 ? "" : "s",
+                    (double)st->sched.lag_sum_ns / (double)st->sched.timers / 1e6,
+                    (double)st->sched.lag_max_ns / 1e6);
+    s->overrun_s = (double)st->drain_ns / DG_NS_PER_S;
+    if (st->complete && st->interrupted_terminals > 0 && !dg_has_cap(s->conn, DG_CAP_EMBEDDED)) {
+        st->complete = false;
+        snprintf(st->stop_reason, sizeof st->stop_reason, "overran its duration by %.1f s",
+                 s->overrun_s);
     }
+}
 
-    /* ---- the result document ---- */
-    /* after a stop signal the closing statistics and the sampler's end share what is left
-     * of the shutdown's one deadline (the terminals had their part of it) */
-    dg_dbstats db_after;
-    if (!ctx.sampler ||
-        !dg_sampler_take_fresh(ctx.sampler, closing_deadline(2 * DG_NS_PER_S), &db_after))
-        all_unknown(&db_after);
-    /* the connection is the session's again once the sampler stops */
-    bool conn_free = false;
-    ctx.sampler_calls = ctx.sampler ? (int64_t)dg_sampler_calls(ctx.sampler) : -1;
-    if (ctx.sampler) {
-        conn_free = dg_sampler_stop(ctx.sampler, closing_deadline(DG_NS_PER_S));
-        ctx.sampler = NULL;
-        if (!conn_free) {
+/* The database's closing statistics, and the sampler's end. After a stop signal they
+ * share what is left of the shutdown's one deadline (the terminals had their part of it). */
+static void close_monitor(session_run *s)
+{
+    run_ctx *ctx = &s->ctx;
+    if (!ctx->sampler ||
+        !dg_sampler_take_fresh(ctx->sampler, closing_deadline(2 * DG_NS_PER_S), &s->db_after))
+        all_unknown(&s->db_after);
+    ctx->sampler_calls = ctx->sampler ? (int64_t)dg_sampler_calls(ctx->sampler) : -1;
+    if (ctx->sampler) {
+        s->conn_free = dg_sampler_stop(ctx->sampler, closing_deadline(DG_NS_PER_S));
+        ctx->sampler = NULL;
+        if (!s->conn_free) {
             dg_log_warn("the database has not answered its statistics query for seconds: the "
                         "monitor connection is left behind");
-            conn_abandoned = true;
+            s->conn_abandoned = true;
         }
     }
-    json_object_set_new(doc, "run", run_json(cfg, conn, &st));
-    if (load)
-        json_object_set_new(doc, "load", json_incref(load));
-    json_object_set_new(doc, "totals", dg_doc_totals_json(&st.all[DG_PHASE_MEASURE],
-                                                          (double)st.phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S));
-    json_object_set_new(doc, "warmup", dg_doc_totals_json(&st.all[DG_PHASE_WARMUP],
-                                                          (double)st.phase_ns[DG_PHASE_WARMUP] / DG_NS_PER_S));
-    json_object_set_new(doc, "transactions", tx_array(&st, wl, DG_PHASE_MEASURE, true));
-    if (!cfg->transactions)
-        json_object_set_new(doc, "drain", drain_json(&st, wl));
-    if (wl->ops->metrics) { /* tpmC and the like, from the measured phase */
-        dg_metric wm[DG_MAX_METRICS];
-        int nm = wl->ops->metrics(wl, st.tx[DG_PHASE_MEASURE],
-                                  (double)st.phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S, wm,
-                                  DG_MAX_METRICS);
-        if (wl->ops->db_metrics && conn_free && nm < DG_MAX_METRICS) {
-            dg_err me = DG_ERR_INIT;
-            int k = wl->ops->db_metrics(wl, conn, wm + nm, DG_MAX_METRICS - nm, &me);
-            if (k < 0)
-                dg_log_warn("cannot read the workload's figures from the database: %s", me.msg);
-            else
-                nm += k;
-        }
-        json_t *vals = json_object(), *units = json_object();
-        for (int i = 0; i < nm; i++) {
-            json_object_set_new(vals, wm[i].name, dg_json_real(wm[i].value));
-            json_object_set_new(units, wm[i].name, json_string(wm[i].unit));
-        }
-        json_object_set_new(doc, "workload_metrics", vals);
-        json_object_set_new(doc, "workload_metric_units", units);
+}
+
+/* The workload's own figures (tpmC and the like, from the measured phase, and those it
+ * reads from the database while the connection is free); their number. */
+static int workload_metrics(session_run *s, dg_doc_metric *out)
+{
+    dg_workload *wl = s->cfg->wl;
+    const dg_run_stats *st = &s->st;
+    dg_metric wm[DG_MAX_METRICS];
+    int nm = wl->ops->metrics(wl, st->tx[DG_PHASE_MEASURE],
+                              (double)st->phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S, wm,
+                              DG_MAX_METRICS);
+    if (wl->ops->db_metrics && s->conn_free && nm < DG_MAX_METRICS) {
+        dg_err me = DG_ERR_INIT;
+        int k = wl->ops->db_metrics(wl, s->conn, wm + nm, DG_MAX_METRICS - nm, &me);
+        if (k < 0)
+            dg_log_warn("cannot read the workload's figures from the database: %s", me.msg);
+        else
+            nm += k;
     }
-    if (cfg->warmup_ns > 0)
-        json_object_set_new(doc, "warmup_transactions", tx_array(&st, wl, DG_PHASE_WARMUP, false));
-    json_object_set_new(doc, "intervals", json_incref(ctx.intervals));
-    json_object_set_new(doc, "warmup_intervals", json_incref(ctx.warm_intervals));
-    if (cfg->rate_tps > 0)
-        json_object_set_new(doc, "schedule_lag_ms", dg_result_latency(&st.lag[DG_PHASE_MEASURE]));
-    json_object_set_new(doc, "monitor", monitor_json(&ctx, &st, &db_before, &db_after));
-    json_t *errs = json_array();
-    for (int i = 0; i < st.nerrors; i++)
-        json_array_append_new(errs, dg_doc_error_json(st.errors[i].msg, st.errors[i].tx,
-                                                      st.errors[i].cls, st.errors[i].count));
-    json_object_set_new(doc, "errors", errs);
-    json_t *warnings = driver_warnings(doc, conn, cfg);
-    int nint = st.interrupted_terminals;
-    if (nint > 0)
-        json_array_append_new(
-            warnings, json_sprintf("%d terminal%s still inside a database call 2 s after the end: "
-                                   "%s interrupted (%s)",
-                                   nint, nint == 1 ? " was" : "s were", nint == 1 ? "it was" : "they were",
-                                   embedded ? "waiting for the database's lock"
-                                            : "the database did not answer"));
-    if (overrun_s > 1.0 && overrun_s > 0.1 * (double)cfg->duration_ns / DG_NS_PER_S)
-        json_array_append_new(
-            warnings, json_sprintf("transactions in flight at the end took %.1f s more to finish "
-                                   "(%s): their %" PRIu64 " completions are under \"drain\", not "
-                                   "in the rates",
-                                   overrun_s,
-                                   embedded ? "terminals queued on the database's lock"
-                                            : "the database was slow to answer",
-                                   st.drain_all.count + st.drain_all.errors));
-    json_object_set_new(doc, "warnings", warnings);
-    if (cfg->extra)
-        json_object_update(doc, (json_t *)cfg->extra);
-    *doc_out = doc;
-    doc = NULL;
-    rc = 0;
-out:
-    if (ctx.sampler && !dg_sampler_stop(ctx.sampler, closing_deadline(DG_NS_PER_S))) {
+    for (int i = 0; i < nm; i++)
+        out[i] = (dg_doc_metric){wm[i].name, wm[i].value, wm[i].unit};
+    return nm;
+}
+
+/* The finished run's figures into the document (results/doc.c names them). */
+static void finish_document(session_run *s)
+{
+    const dg_session_config *cfg = s->cfg;
+    const dg_workload *wl = cfg->wl;
+    const dg_run_stats *st = &s->st;
+    char started[32];
+    dg_doc_run run = run_figures(cfg, s->conn, st, s->tx_names, s->tx_weights, started);
+    dg_doc_drain_tx *drain = cfg->transactions ? NULL : drain_tx(st, wl);
+    dg_doc_metric metrics[DG_MAX_METRICS];
+    int nmetrics = wl->ops->metrics ? workload_metrics(s, metrics) : 0;
+    dg_doc_monitor mon = monitor_figures(&s->ctx, st, &s->db_before, &s->db_after);
+    dg_doc_error errors[DG_RUN_MAX_ERRORS];
+    for (int i = 0; i < st->nerrors; i++)
+        errors[i] = (dg_doc_error){st->errors[i].msg, st->errors[i].tx, st->errors[i].cls,
+                                   st->errors[i].count};
+    warnings w = {0};
+    bool embedded = dg_has_cap(s->conn, DG_CAP_EMBEDDED);
+    driver_warnings(&w, &s->ctx, mon.sys.self_cpu_pct, s->conn, cfg);
+    end_warnings(&w, st, s->overrun_s, embedded, cfg);
+    dg_doc_result r = {
+        .run = &run,
+        .load = s->load,
+        .totals = &st->all[DG_PHASE_MEASURE],
+        .totals_s = (double)st->phase_ns[DG_PHASE_MEASURE] / DG_NS_PER_S,
+        .warmup = &st->all[DG_PHASE_WARMUP],
+        .warmup_s = (double)st->phase_ns[DG_PHASE_WARMUP] / DG_NS_PER_S,
+        .ntx = st->ntx,
+        .tx_names = s->tx_names,
+        .tx_weights = s->tx_weights,
+        .tx = st->tx[DG_PHASE_MEASURE],
+        .warmup_tx = cfg->warmup_ns > 0 ? st->tx[DG_PHASE_WARMUP] : NULL,
+        .drain_tx = drain,
+        .drain_s = (double)st->drain_ns / DG_NS_PER_S,
+        .metrics = wl->ops->metrics != NULL,
+        .nmetrics = nmetrics,
+        .metric = metrics,
+        .intervals = s->ctx.intervals,
+        .warmup_intervals = s->ctx.warm_intervals,
+        .schedule_lag = cfg->rate_tps > 0 ? &st->lag[DG_PHASE_MEASURE] : NULL,
+        .monitor = &mon,
+        .nerrors = st->nerrors,
+        .errors = errors,
+        .nwarnings = w.n,
+        .warnings = (const char *const *)w.msg,
+        .extra = cfg->extra,
+    };
+    dg_doc_run_finish(s->doc, &r);
+    for (int i = 0; i < w.n; i++)
+        free(w.msg[i]);
+    free(drain);
+}
+
+/* Releases what the session holds: the sampler (a stuck one keeps the connection), the
+ * workload's run set-up, the statistics, the connection. */
+static void session_end(session_run *s)
+{
+    const dg_workload *wl = s->cfg->wl;
+    run_ctx *ctx = &s->ctx;
+    if (ctx->sampler && !dg_sampler_stop(ctx->sampler, closing_deadline(DG_NS_PER_S))) {
         dg_log_warn("the database has not answered its statistics query for seconds: the "
                     "monitor connection is left behind");
-        conn_abandoned = true;
+        s->conn_abandoned = true;
     }
-    if (conn_abandoned)
-        conn = NULL; /* the sampler's thread still uses it */
-    if (run_begun && conn && wl->ops->run_end) {
+    if (s->conn_abandoned)
+        s->conn = NULL; /* the sampler's thread still uses it */
+    if (s->run_begun && s->conn && wl->ops->run_end) {
         dg_err e_end = DG_ERR_INIT;
-        if (wl->ops->run_end(wl, conn, &e_end))
+        if (wl->ops->run_end(s->cfg->wl, s->conn, &e_end))
             dg_log_warn("cannot remove what the run made in the database: %s", e_end.msg);
     }
-    if (have_stats)
-        dg_run_stats_free(&st);
-    json_decref(ctx.intervals);
-    json_decref(ctx.warm_intervals);
-    json_decref(doc);
-    json_decref(load);
-    dg_conn_close(conn);
+    if (s->have_stats)
+        dg_run_stats_free(&s->st);
+    json_decref(ctx->intervals);
+    json_decref(ctx->warm_intervals);
+    free(ctx->lag_p99_ms);
+    free(s->tx_names);
+    free(s->tx_weights);
+    json_decref(s->doc);
+    json_decref(s->load);
+    dg_conn_close(s->conn);
+}
+
+int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
+                   dg_err *err)
+{
+    *doc_out = NULL;
+    *stage = DG_STAGE_SETUP;
+    if (cfg->keying_think && !cfg->wl->ops->pause_ns)
+        return dg_err_fail(err, DG_E_INVAL, "workload '%s' has no keying and think times (--keying-think)",
+                           cfg->wl->name);
+    session_run s;
+    memset(&s, 0, sizeof s);
+    s.cfg = cfg;
+    /* SIGINT and SIGTERM stop whatever phase is under way (the load, the run, the closing
+     * statistics), for the whole session, within one shared deadline (core/stop.h) */
+    dg_sigsave saved;
+    dg_run_clear_stop();
+    dg_signals_catch(on_signal, &saved);
+    char started[32];
+    dg_format_iso8601(dg_wall_ns(), started, sizeof started);
+    int rc = dg_session_connect(cfg, false, &s.conn, err);
+    if (rc || (rc = check_modes(cfg, s.conn, err)) != 0)
+        goto out;
+    if ((rc = set_up(&s, stage, err)) != 0) {
+        if (rc == DG_E_STOPPED && s.load) {
+            /* stopped while loading first: the partial load is the session's result */
+            *doc_out = load_document(cfg, s.conn, s.load, started, stop_reason());
+            rc = 0;
+        }
+        goto out;
+    }
+    begin_document(&s);
+    if ((rc = run_terminals(&s, stage, err)) != 0)
+        goto out;
+    judge_run(&s);
+    close_monitor(&s);
+    finish_document(&s);
+    *doc_out = s.doc;
+    s.doc = NULL;
+out:
+    session_end(&s);
     dg_signals_restore(&saved);
     return rc;
 }
