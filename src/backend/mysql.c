@@ -66,6 +66,7 @@
 
 #include "core/clock.h"
 #include "core/hot.h"
+#include "core/stop.h"
 #include "core/strbuf.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
@@ -474,6 +475,41 @@ static dg_errclass classify_connect(unsigned no)
     return classify(no, NULL) == DG_EC_CONN_LOST ? DG_EC_CONN_LOST : DG_EC_FATAL;
 }
 
+/* One wait of a connect's _start/_cont loop. Every connect goes through the non-blocking
+ * API, on a thread per terminal too: the wait is cut into slices of STOP_POLL_NS to see a
+ * stop request, and gives up (*stopped) at the shared shutdown deadline. A server that
+ * accepts the socket and never answers (stopped with SIGSTOP, hung) would otherwise hold
+ * the terminal, and with it the whole process, for connect_timeout past the signal.
+ * Giving up hands the library MYSQL_WAIT_TIMEOUT: it fails the connect as its own timeout
+ * would, and frees what it holds. The connection's other calls stay blocking ones unless it
+ * was opened by a fiber (the library allows both on one connection). */
+#define STOP_POLL_NS (100 * DG_NS_PER_MS)
+static int connect_wait(MYSQL *my, int status, bool *stopped)
+{
+    int ev = (status & (MYSQL_WAIT_READ | MYSQL_WAIT_EXCEPT) ? DG_WAIT_READ : 0) |
+             (status & MYSQL_WAIT_WRITE ? DG_WAIT_WRITE : 0);
+    int64_t deadline =
+        status & MYSQL_WAIT_TIMEOUT
+            ? dg_now_ns() + (int64_t)dg_my.mysql_get_timeout_value_ms(my) * DG_NS_PER_MS
+            : INT64_MAX;
+    for (;;) {
+        int64_t now = dg_now_ns(), stop_at = dg_stop_cap_ns(INT64_MAX);
+        if (*stopped || now >= stop_at) {
+            *stopped = true;
+            return MYSQL_WAIT_TIMEOUT;
+        }
+        if (now >= deadline)
+            return MYSQL_WAIT_TIMEOUT; /* the library's own connect_timeout */
+        int64_t until = deadline < stop_at ? deadline : stop_at;
+        if (until > now + STOP_POLL_NS)
+            until = now + STOP_POLL_NS;
+        int r = ev ? dg_wait_fd((int)dg_my.mysql_get_socket(my), ev, until)
+                   : (dg_sleep_until_ns(until), 0);
+        if (r != 0) /* ready (or a failed wait: the library's next read or write says why) */
+            return status & (MYSQL_WAIT_READ | MYSQL_WAIT_WRITE | MYSQL_WAIT_EXCEPT);
+    }
+}
+
 /* Opens a new client connection from the saved parameters into *out. */
 int dg_mysql_open_session(my_conn *c, MYSQL **out, dg_err *err)
 {
@@ -496,23 +532,28 @@ int dg_mysql_open_session(my_conn *c, MYSQL **out, dg_err *err)
     unsigned long flags = CLIENT_MULTI_STATEMENTS | CLIENT_MULTI_RESULTS |
                           (c->client_infile ? CLIENT_LOCAL_FILES : 0);
     MYSQL *ok = NULL;
-    if (c->nonblock && dg_my.mysql_optionsv(my, MYSQL_OPT_NONBLOCK, 0) == 0) {
+    bool stopped = false;
+    if (dg_my.mysql_optionsv(my, MYSQL_OPT_NONBLOCK, 0) == 0) {
         int st = dg_my.mysql_real_connect_start(&ok, my, c->socket ? NULL : c->host, c->user,
                                                 c->pass, c->db, c->socket ? 0 : c->port, c->socket,
                                                 flags);
         while (st) {
             dg_wait_forget((int)dg_my.mysql_get_socket(my)); /* a socket new to the waiter */
-            st = dg_my.mysql_real_connect_cont(&ok, my, async_wait(my, st));
+            st = dg_my.mysql_real_connect_cont(&ok, my, connect_wait(my, st, &stopped));
         }
-    } else {
+    } else { /* a library without the non-blocking API: a stop waits for connect_timeout */
         ok = dg_my.mysql_real_connect(my, c->socket ? NULL : c->host, c->user, c->pass, c->db,
                                       c->socket ? 0 : c->port, c->socket, flags);
     }
     if (!ok) {
         unsigned no = dg_my.mysql_errno(my);
         const char *st = dg_my.mysql_sqlstate(my);
-        dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
-                   st && strcmp(st, "00000") ? st : "08001", "%s", dg_my.mysql_error(my));
+        if (stopped) /* cut short by a stop: not the server's doing */
+            dg_err_set(err, DG_E_DB, DG_EC_FATAL, (int)no, "08001",
+                       "stopped before the server answered (dbgauge is stopping)");
+        else
+            dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
+                       st && strcmp(st, "00000") ? st : "08001", "%s", dg_my.mysql_error(my));
         dg_backend_scrub(err, c->password);
         dg_mysql_nb_close(c->nonblock, my);
         return DG_E_DB;

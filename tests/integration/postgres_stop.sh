@@ -28,80 +28,15 @@ server_procs() {
 }
 procs=
 trap '[ -z "$procs" ] || kill -CONT $procs 2>/dev/null || true; "$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
-now_ms() { date +%s%3N; }
-lines() { grep -c ' tps ' "$1" 2>/dev/null || true; }
+hang() { procs=$(server_procs); kill -STOP $procs 2>/dev/null || true; } # a backend may have just exited
+unhang() { kill -CONT $procs 2>/dev/null || true; procs=; }
+source "$(dirname "$0")/stop.bash"
 
 "$DBGAUGE" load --db "$url" -w tpcb --scale 1 -q --no-results > /dev/null
 
-hung_stop() { # NAME ARGS...
-  local name=$1 pid n waited=0 t0 rc ms
-  shift
-  "$DBGAUGE" run --db "$url" -w tpcb:select-only -c 4 -T 120s -P 1s "$@" --json "$TMP/$name.json" \
-    > "$TMP/$name.out" 2> "$TMP/$name.err" &
-  pid=$!
-  # running: two interval lines
-  while [ "$(lines "$TMP/$name.out")" -lt 2 ]; do
-    kill -0 $pid 2>/dev/null || { cat "$TMP/$name.out" "$TMP/$name.err"; fail "$name: the run ended before the stall"; }
-    [ $((waited += 1)) -lt 600 ] || fail "$name: no interval line in 60 s"
-    sleep 0.1
-  done
-  procs=$(server_procs)
-  kill -STOP $procs 2>/dev/null || true # a backend may have just exited
-  # hung: an interval without a transaction, printed after the stop
-  n=$(lines "$TMP/$name.out")
-  waited=0
-  until tail -n +$((n + 1)) "$TMP/$name.out" | grep -Eq ' tps +0\.0 '; do
-    kill -0 $pid 2>/dev/null || { cat "$TMP/$name.out" "$TMP/$name.err"; fail "$name: the run ended during the stall"; }
-    [ $((waited += 1)) -lt 600 ] || fail "$name: no interval without transactions in 60 s"
-    sleep 0.1
-  done
-  t0=$(now_ms)
-  kill -TERM $pid
-  set +e; wait $pid; rc=$?; set -e
-  ms=$(( $(now_ms) - t0 ))
-  kill -CONT $procs 2>/dev/null || true
-  note "$name: SIGTERM during the stall, exit $rc after $ms ms; $(json "$TMP/$name.json" "(d['run']['stop_reason'], d['run']['interrupted_terminals'], d['totals']['errors'], d['errors'])")"
-  [ "$rc" = 2 ] || { cat "$TMP/$name.out" "$TMP/$name.err"; fail "$name: exit $rc, expected 2"; }
-  [ "$ms" -lt 3000 ] || { cat "$TMP/$name.err"; fail "$name: exit $ms ms after SIGTERM (3000 at most)"; }
-  json "$TMP/$name.json" "d['run']['complete'] is False and d['run']['stop_reason'] == 'interrupted (SIGTERM)' and d['run']['interrupted_terminals'] == 4" \
-    | grep -q True || fail "$name: $(json "$TMP/$name.json" "d['run']")"
-  # the stuck calls that dbgauge cut are not the server's errors
-  json "$TMP/$name.json" "not any('08006' in e['message'] or e['class'] == 'conn_lost' for e in d['errors']) and d['totals']['errors'] == 0 and d['drain']['errors'] == 0" \
-    | grep -q True || fail "$name: dbgauge's own interrupt counted as errors: $(json "$TMP/$name.json" "(d['totals']['errors'], d['errors'])")"
-  ! grep -q "reconnecting" "$TMP/$name.err" || { cat "$TMP/$name.err"; fail "$name: a reconnect warning for dbgauge's own interrupt"; }
-  procs=
-}
 hung_stop threads
 hung_stop events --workers 2
-
-# ---- connecting to a hung server: the kernel completes the TCP handshake (the socket is
-# ESTABLISHED) but no process answers; SIGTERM ends the wait within 3 s, exit 2 ----
-port_hex=$(printf '%04X' "$DG_PG_PORT")
-established() { # an ESTABLISHED (01) IPv4 connection to the server's port
-  awk -v p=":$port_hex" '$3 ~ p"$" && $4 == "01" {n++} END {exit n ? 0 : 1}' /proc/net/tcp
-}
-procs=$(server_procs)
-kill -STOP $procs 2>/dev/null || true
-"$DBGAUGE" run --db "$url" -w tpcb:select-only -c 4 -T 60s --json "$TMP/connect.json" \
-  > "$TMP/connect.out" 2> "$TMP/connect.err" &
-pid=$!
-waited=0
-until established; do
-  kill -0 $pid 2>/dev/null || { cat "$TMP/connect.err"; fail "connect: ended before connecting"; }
-  [ $((waited += 1)) -lt 600 ] || fail "connect: no connection to the server in 60 s"
-  sleep 0.1
-done
-t0=$(now_ms)
-kill -TERM $pid
-set +e; wait $pid; rc=$?; set -e
-ms=$(( $(now_ms) - t0 ))
-kill -CONT $procs 2>/dev/null || true
-procs=
-note "connecting to a hung server: SIGTERM, exit $rc after $ms ms: $(cat "$TMP/connect.err")"
-[ "$rc" = 2 ] || { cat "$TMP/connect.err"; fail "connect: exit $rc after SIGTERM, expected 2"; }
-[ "$ms" -lt 3000 ] || fail "connect: exit $ms ms after SIGTERM (3000 at most)"
-grep -q "stopped before the server answered" "$TMP/connect.err" || { cat "$TMP/connect.err"; fail "connect: the stop was not said"; }
-[ ! -e "$TMP/connect.json" ] || fail "connect: a result file for a run that never started"
+connect_stop "$DG_PG_PORT"
 
 # ---- check: its query waits on a lock another session holds; SIGTERM ends it at once ----
 command -v psql >/dev/null || fail "psql not found"
