@@ -12,6 +12,7 @@
 #include "core/signals.h"
 #include "core/stop.h"
 #include "core/xalloc.h"
+#include "results/doc.h"
 #include "results/result.h"
 
 #include <ctype.h>
@@ -318,7 +319,9 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
             reload = strcmp(key, last_key) != 0;
             snprintf(last_key, sizeof last_key, "%s", key);
         }
-        json_t *extra = json_pack("{s:o}", "sweep", dg_sweep_point_json(&s, pt));
+        json_t *point = dg_sweep_point_json(&s, pt);
+        json_t *extra = dg_doc_sweep_extra(point);
+        json_decref(point);
         dg_setting server[MAX_SERVER];
         int nserver = 0;
         if (set_server(x->server_ctl, &s, pt, server_applied, sizeof server_applied, server,

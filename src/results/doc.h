@@ -214,6 +214,11 @@ typedef struct dg_doc_error {
     uint64_t count;
 } dg_doc_error;
 
+/* The extra of a sweep point's document (dg_doc_result.extra, dg_doc_load_document's
+ * extra): {"sweep": point}, point being dg_sweep_point_json's (borrowed, a reference
+ * taken). */
+json_t *dg_doc_sweep_extra(const json_t *point);
+
 /* What a finished run adds to its document. Pointers are borrowed; json parts have a
  * reference taken. */
 typedef struct dg_doc_result {
