@@ -2,7 +2,8 @@
  * doc.h - the parts of a result document, built from plain figures: the one place that
  * names the fields of a result file (docs/file-formats.md). The session fills these
  * structs from its statistics and samples; the test-fixture maker (tests/tools/) fills
- * them by hand, so the files the report tests read have the shape real runs write.
+ * them by hand and builds its documents with the same functions, so the files the report
+ * tests read have the shape real runs write.
  *
  * The whole documents are assembled here too (a load's; a run's at its start and at its
  * end), so the session passes figures and parts and never names a field.
