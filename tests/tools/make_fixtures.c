@@ -320,6 +320,7 @@ static void sweep(void)
     if (dg_sweep_plan(vary, 2, 2, dir,
                       "dbgauge sweep --vary scale=1,10 --vary terminals=1,2,4 --repeat 2 -T 3s", &s, &e))
         die("sweep plan", &e);
+    s.seed = 42; /* every point's (base_run) */
     dg_server_info si = fixture_server("wal");
     for (int i = 0; i < s.npoints; i++) {
         dg_sweep_point *pt = &s.points[i];
