@@ -96,6 +96,11 @@ static int point_prepare(void *arg, const dg_sweep *s, const dg_sweep_point *pt,
     if (command_line)
         c->po.cmd_name = "run";
     c->po.command_line = NULL;
+    /* one seed for every point, drawn once for the sweep (or --seed; a resumed sweep's
+     * from experiment.json), so that validating the point's options draws no other; a
+     * --vary seed value replaces it */
+    c->po.seed = s->seed;
+    c->po.seed_given = true;
     int rc = apply_point(&c->po, s, pt, err);
     if (rc == 0)
         rc = dg_cli_validate(&c->po, err);
@@ -103,10 +108,8 @@ static int point_prepare(void *arg, const dg_sweep *s, const dg_sweep_point *pt,
         free_added(&c->po, c->o);
         return rc;
     }
-    if (command_line) {
-        c->po.seed_given = true; /* one seed for every point: repeatable as a whole */
+    if (command_line)
         c->po.command_line = xstrdup(command_line);
-    }
     out->db = c->po.db;
     out->workload = c->po.workload;
     return 0;
@@ -158,6 +161,8 @@ int dg_cmd_sweep(dg_options *o)
         .dir = dir,
         .command_line = o->command_line,
         .resume = o->resume,
+        .seed = o->seed, /* drawn by dg_cli_validate when not given */
+        .seed_given = o->seed_given,
         .before_each = o->before_each,
         .after_each = o->after_each,
         .server_ctl = o->server_ctl,

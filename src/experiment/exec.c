@@ -12,6 +12,7 @@
 #include "core/signals.h"
 #include "core/stop.h"
 #include "core/xalloc.h"
+#include "results/doc.h"
 #include "results/result.h"
 
 #include <ctype.h>
@@ -229,6 +230,7 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
         dg_log_error("%s", err.msg);
         return 1;
     }
+    s.seed = x->seed;
     int status = 1;
     if (check_server_param(x->server_ctl, &s, &err)) {
         dg_log_error("%s", err.msg);
@@ -255,6 +257,13 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
             dg_log_error("%s", err.msg);
             goto out;
         }
+        /* the points left run with the seed of those done, so the sweep stays one */
+        if (x->seed_given && s.seed != x->seed) {
+            dg_log_error("cannot resume: %s/experiment.json was made with seed %llu, not --seed %llu "
+                         "(leave --seed out to keep the sweep's)",
+                         dir, (unsigned long long)s.seed, (unsigned long long)x->seed);
+            goto out;
+        }
     } else if (stat(dir, &st) == 0) {
         char *idx = xasprintf("%s/experiment.json", dir);
         bool exists = stat(idx, &st) == 0;
@@ -273,7 +282,8 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
     int todo = 0;
     for (int i = 0; i < s.npoints; i++)
         todo += s.points[i].status != DG_POINT_DONE;
-    printf("sweep: %d point%s (%d to run) into %s\n", s.npoints, s.npoints == 1 ? "" : "s", todo, dir);
+    printf("sweep: %d point%s (%d to run) into %s, seed %llu\n", s.npoints, s.npoints == 1 ? "" : "s",
+           todo, dir, (unsigned long long)s.seed);
     fflush(stdout);
 
     dg_sigsave saved;
@@ -296,7 +306,7 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
         dg_sweep_point *pt = &s.points[i];
         if (pt->status == DG_POINT_DONE)
             continue;
-        /* one seed for every point (the caller's prepare keeps it): repeatable as a whole */
+        /* every point runs with s.seed (the caller's prepare applies it): repeatable as a whole */
         char *command_line = xasprintf("%s   [point %s repeat %d]", x->command_line, pt->id, pt->repeat);
         dg_sweep_exec_point p;
         if (ops->prepare(x->ctx, &s, pt, command_line, &p, &err)) {
@@ -318,7 +328,9 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
             reload = strcmp(key, last_key) != 0;
             snprintf(last_key, sizeof last_key, "%s", key);
         }
-        json_t *extra = json_pack("{s:o}", "sweep", dg_sweep_point_json(&s, pt));
+        json_t *point = dg_sweep_point_json(&s, pt);
+        json_t *extra = dg_doc_sweep_extra(point);
+        json_decref(point);
         dg_setting server[MAX_SERVER];
         int nserver = 0;
         if (set_server(x->server_ctl, &s, pt, server_applied, sizeof server_applied, server,

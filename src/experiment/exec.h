@@ -30,6 +30,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* What the caller's prepare tells the executor about a point's run. */
 typedef struct dg_sweep_exec_point {
@@ -68,6 +69,9 @@ typedef struct dg_sweep_exec_config {
     const char *command_line; /* the sweep's, passwords redacted: experiment.json's and,
                                  with the point appended, each point's */
     bool resume;            /* continue the sweep in dir (dg_sweep_resume) */
+    uint64_t seed;          /* the sweep's seed (dg_sweep.seed): --seed, or one drawn for
+                               the whole sweep; a resumed sweep keeps the one it began with */
+    bool seed_given;        /* seed is --seed: resuming a sweep begun with another is refused */
     const char *before_each, *after_each; /* hook commands (dg_sweep_expand), or NULL */
     const char *server_ctl; /* the command for server.NAME parameters, or NULL */
     const dg_sweep_exec_ops *ops;
@@ -75,10 +79,11 @@ typedef struct dg_sweep_exec_config {
 } dg_sweep_exec_config;
 
 /* Plans the sweep, checks every point (prepare and its URL) before anything runs, refuses
- * a directory that holds another sweep unless resuming, then runs each point not yet done
- * and records its status. Returns the exit status of `dbgauge sweep`: 0 when every point
- * is done, 1 for a configuration error (nothing ran), 2 when a point failed, ran
- * incomplete or a signal interrupted the sweep. */
+ * a directory that holds another sweep unless resuming (and a resume whose --seed differs
+ * from the sweep's), then runs each point not yet done and records its status. Returns
+ * the exit status of `dbgauge sweep`: 0 when every point is done, 1 for a configuration
+ * error (nothing ran), 2 when a point failed, ran incomplete or a signal interrupted the
+ * sweep. */
 int dg_sweep_exec(const dg_sweep_exec_config *cfg);
 
 #endif

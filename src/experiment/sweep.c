@@ -437,6 +437,7 @@ int dg_sweep_write_index(const dg_sweep *s, dg_err *err)
     }
     json_object_set_new(doc, "parameters", params);
     json_object_set_new(doc, "repeat", json_integer(s->repeat));
+    json_object_set_new(doc, "seed", json_integer((json_int_t)s->seed));
     json_t *points = json_array();
     for (int i = 0; i < s->npoints; i++) {
         const dg_sweep_point *pt = &s->points[i];
@@ -488,6 +489,9 @@ int dg_sweep_resume(dg_sweep *s, dg_err *err)
                            "--repeat",
                            s->dir);
     }
+    json_t *seed = json_object_get(doc, "seed");
+    if (json_is_integer(seed) && json_integer_value(seed) >= 0)
+        s->seed = (uint64_t)json_integer_value(seed);
     json_t *points = json_object_get(doc, "points");
     size_t i;
     json_t *jp;

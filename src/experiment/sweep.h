@@ -20,6 +20,7 @@
 #include "core/err.h"
 
 #include <jansson.h>
+#include <stdint.h>
 
 typedef struct dg_sweep_param {
     char *name;
@@ -53,6 +54,9 @@ typedef struct dg_sweep {
     dg_sweep_point *points;
     char *dir;
     char *command;
+    uint64_t seed;  /* the sweep's seed, every point's (unless "seed" is a parameter):
+                       the caller sets it after dg_sweep_plan (0 until then); recorded in
+                       experiment.json and taken back by dg_sweep_resume */
 } dg_sweep;
 
 /* Builds the grid from --vary NAME=V1,V2 settings (the same NAME given twice appends
@@ -103,7 +107,9 @@ json_t *dg_sweep_point_json(const dg_sweep *s, const dg_sweep_point *pt);
 int dg_sweep_write_index(const dg_sweep *s, dg_err *err);
 
 /* Reads DIR/experiment.json of an earlier sweep and copies the status of every point into
- * s. The earlier sweep must have the same parameters, values and repeat count. */
+ * s, and its seed into s->seed (an index without one, from before dbgauge recorded it,
+ * leaves s->seed). The earlier sweep must have the same parameters, values and repeat
+ * count. */
 int dg_sweep_resume(dg_sweep *s, dg_err *err);
 
 const char *dg_point_status_name(dg_point_status st);

@@ -386,6 +386,13 @@ json_t *dg_doc_run_document(const dg_doc_run *run, const dg_server_info *si,
     return doc;
 }
 
+json_t *dg_doc_sweep_extra(const json_t *point)
+{
+    json_t *extra = json_object();
+    json_object_set_new(extra, "sweep", json_incref((json_t *)point));
+    return extra;
+}
+
 static json_t *tx_array(const dg_doc_result *r, const dg_txstats *tx, bool hist)
 {
     json_t *arr = json_array();

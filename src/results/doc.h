@@ -2,7 +2,8 @@
  * doc.h - the parts of a result document, built from plain figures: the one place that
  * names the fields of a result file (docs/file-formats.md). The session fills these
  * structs from its statistics and samples; the test-fixture maker (tests/tools/) fills
- * them by hand, so the files the report tests read have the shape real runs write.
+ * them by hand and builds its documents with the same functions, so the files the report
+ * tests read have the shape real runs write.
  *
  * The whole documents are assembled here too (a load's; a run's at its start and at its
  * end), so the session passes figures and parts and never names a field.
@@ -213,6 +214,11 @@ typedef struct dg_doc_error {
     dg_errclass cls;
     uint64_t count;
 } dg_doc_error;
+
+/* The extra of a sweep point's document (dg_doc_result.extra, dg_doc_load_document's
+ * extra): {"sweep": point}, point being dg_sweep_point_json's (borrowed, a reference
+ * taken). */
+json_t *dg_doc_sweep_extra(const json_t *point);
 
 /* What a finished run adds to its document. Pointers are borrowed; json parts have a
  * reference taken. */

@@ -2,7 +2,7 @@
 # dbgauge sweep on SQLite: a 2x2 grid (scale x terminals) writes one result file per point
 # and an experiment index; scale changes reload the database (load figures recorded);
 # hooks get their placeholders; an interrupted sweep is resumed without rerunning
-# finished points.
+# finished points; one seed serves the whole sweep, given or drawn once.
 source "$(dirname "$0")/common.bash"
 db="sqlite:$TMP/w.db"
 "$DBGAUGE" sweep --db "$db" -w tpcb --vary scale=1,2 --vary terminals=1,2 -T 1s -P 500ms \
@@ -20,6 +20,11 @@ json "$TMP/s1/p002-scale=1-terminals=2-r1.json" "'load' not in d" | grep -q True
 [ "$(wc -l < "$TMP/hooks.log")" = 4 ] || fail "hook ran $(wc -l < "$TMP/hooks.log") times"
 grep -qx "p003 2 1" "$TMP/hooks.log" || fail "placeholders: $(cat "$TMP/hooks.log")"
 [ "$(grep -c ' tps' "$TMP/out1")" = 4 ] || fail "one summary line per point"
+# --seed: the seed of every point and of the loads, recorded in experiment.json
+json "$TMP/s1/experiment.json" "d.get('seed')" | grep -qx 9 || fail "experiment.json's seed is not --seed 9"
+for f in "$TMP"/s1/p*.json; do
+  json "$f" "d['run']['seed'] == 9 and d.get('load', {}).get('seed', 9) == 9" | grep -q True || fail "$f: not seed 9"
+done
 
 # interrupt after the first point, then resume
 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 2s -o "$TMP/s2" > "$TMP/out2" 2>&1 &
@@ -39,11 +44,24 @@ expect_exit 1 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1
 grep -q -- "--resume" "$TMP/err" || fail "refusal should mention --resume"
 # resuming with other values is refused
 expect_exit 1 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2 -T 2s -o "$TMP/s2" --resume
+# and with a --seed other than the sweep's
+s2seed=$(json "$TMP/s2/experiment.json" "d['seed']")
+expect_exit 1 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 2s -o "$TMP/s2" --resume --seed $((s2seed == 1 ? 2 : 1))
+grep -q "made with seed $s2seed" "$TMP/err" || fail "refusal should name the sweep's seed: $(cat "$TMP/err")"
 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 1s -o "$TMP/s2" --resume > "$TMP/out3"
 json "$TMP/s2/experiment.json" "[p['status'] for p in d['points']] == ['done'] * 3" | grep -q True || fail "not all done after resume"
 grep -q '^p001' "$TMP/out3" && fail "resume reran p001"
 [ "$(stat -c %Y.%s "$TMP"/s2/p001-*.json)" = "$first" ] || fail "p001's file was rewritten"
 json "$TMP/s2/p003-terminals=3-r1.json" "d['run']['terminals'] == 3 and d['run']['complete']" | grep -q True || fail "p003"
+# no --seed: one seed drawn for the whole sweep, recorded in experiment.json and every
+# point's, those the resume ran included (all points then use the same random stream)
+python3 - "$TMP/s2" <<'PY' || fail "the points of a sweep without --seed do not share one seed"
+import glob, json, sys
+seed = json.load(open(sys.argv[1] + "/experiment.json")).get("seed")
+seeds = {f.rsplit("/", 1)[1]: json.load(open(f))["run"]["seed"] for f in sorted(glob.glob(sys.argv[1] + "/p*.json"))}
+assert isinstance(seed, int) and len(seeds) == 3 and set(seeds.values()) == {seed}, (seed, seeds)
+PY
+grep -q "seed $(json "$TMP/s2/experiment.json" "d['seed']")\$" "$TMP/out3" || fail "the resumed sweep does not print its seed: $(head -1 "$TMP/out3")"
 
 # per-connection settings as a parameter
 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary conn.cache_size=-500,-8000 -T 1s -o "$TMP/s3" -q > /dev/null

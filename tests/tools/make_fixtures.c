@@ -1,9 +1,12 @@
 /*
  * make_fixtures.c - writes the result files the report and compare tests read
- * (tests/fixtures/results/), with the same writers real runs use: the document parts of
- * results/doc.h, histograms recorded into dg_hist, the sweep index of experiment/sweep.c.
- * So the fixtures cannot drift from the real file format: cli/fixtures regenerates them
- * and fails when the checked-in files differ.
+ * (tests/fixtures/results/), with the same writers real runs use: every document is
+ * begun by dg_doc_run_document and completed by dg_doc_run_finish (results/doc.h), as
+ * session.c does, from figures in doc.h's structs and histograms recorded into dg_hist; a
+ * sweep point's "sweep" object is the sweep's own (dg_sweep_point_json, passed as the
+ * result's extra as experiment/exec.c does), and the index is experiment/sweep.c's. This
+ * file names no field of a document, so the fixtures cannot drift from the real file
+ * format: cli/fixtures regenerates them and fails when the checked-in files differ.
  *
  *   dg_make_fixtures DIR     (DIR = tests/fixtures/results to update them)
  *
@@ -19,6 +22,9 @@
  *   compare/      a1, a2: 60 intervals around 1000 tx/s (sd 20, different noise); b1:
  *                 around 1200; p95 2.0 ms (A), 1.7 ms (B). a-reps/, b-reps/: three
  *                 repeats each (1000 vs 1010 tx/s, sd 30)
+ * All ran on the same machine (fixture_host, SQLite in WAL mode) with no warmup except
+ * small.json's. Only small.json and hostile.json have a "drain" (doc.h leaves it out when
+ * given none, as for a run by transaction count); they have no "warmup_transactions".
  */
 #include "core/prng.h"
 #include "core/xalloc.h"
@@ -40,6 +46,45 @@ static void die(const char *what, const dg_err *e)
 {
     fprintf(stderr, "dg_make_fixtures: %s: %s\n", what, e ? e->msg : "failed");
     exit(1);
+}
+
+/* The machine every fixture ran on: a 4-core VM, an SQLite database in WAL mode
+ * (journal_mode is a parameter so that hostile.json can put markup into it). */
+static dg_server_info fixture_server(const char *journal_mode)
+{
+    dg_server_info si;
+    memset(&si, 0, sizeof si);
+    snprintf(si.version, sizeof si.version, "SQLite 3.40.1");
+    dg_server_info_add(&si, "journal_mode", journal_mode);
+    dg_server_info_add(&si, "synchronous", "2");
+    return si;
+}
+
+static dg_hostinfo fixture_host(void)
+{
+    dg_hostinfo h = {.cores = 4, .ram_bytes = 8000000000ULL};
+    snprintf(h.hostname, sizeof h.hostname, "fixture");
+    snprintf(h.cpu_model, sizeof h.cpu_model, "Test CPU");
+    snprintf(h.kernel, sizeof h.kernel, "Linux 6.1");
+    snprintf(h.arch, sizeof h.arch, "x86_64");
+    snprintf(h.fs_type, sizeof h.fs_type, "ext4");
+    snprintf(h.fs_device, sizeof h.fs_device, "/dev/vda");
+    snprintf(h.mount_point, sizeof h.mount_point, "/");
+    snprintf(h.block_device, sizeof h.block_device, "vda");
+    snprintf(h.cpu_governor, sizeof h.cpu_governor, "performance");
+    return h;
+}
+
+/* A finished run's document as session.c makes it: begun with run (not yet finished)
+ * and the machine, completed with r (whose run is the finished one). */
+static json_t *run_document(const dg_doc_result *r, const dg_server_info *si)
+{
+    dg_doc_run start = *r->run;
+    start.finished = false;
+    dg_hostinfo h = fixture_host();
+    json_t *doc = dg_doc_run_document(&start, si, NULL, &h);
+    dg_doc_run_finish(doc, r);
+    return doc;
 }
 
 static void write_doc(const char *rel, json_t *doc)
@@ -133,17 +178,19 @@ static dg_doc_run base_run(const char *workload, int64_t scale, const char *db, 
     return r;
 }
 
-/* "run" of a tpcb run (one transaction type). */
-static json_t *tpcb_run_json(int64_t scale, const char *db, int terminals, double duration_s,
-                             const char *command)
+/* A tpcb run's one transaction type. */
+static const char *const tpcb_names[] = {"tpcb"};
+static const double tpcb_weights[] = {1.0};
+
+/* The figures of a tpcb run (one transaction type). */
+static dg_doc_run tpcb_run(int64_t scale, const char *db, int terminals, double duration_s,
+                           const char *command)
 {
-    static const char *const names[] = {"tpcb"};
-    static const double weights[] = {1.0};
     dg_doc_run r = base_run("tpcb", scale, db, terminals, duration_s, command);
     r.ntx = 1;
-    r.tx_names = names;
-    r.tx_weights = weights;
-    return dg_doc_run_json(&r);
+    r.tx_names = tpcb_names;
+    r.tx_weights = tpcb_weights;
+    return r;
 }
 
 static json_t *intervals_json(const dg_doc_interval *iv, int n)
@@ -159,7 +206,6 @@ static json_t *intervals_json(const dg_doc_interval *iv, int n)
 static void small(const char *rel, const char *workload, const char *tx0, const char *tx1,
                   const char *message, const char *setting)
 {
-    json_t *doc = dg_result_new();
     const char *names[] = {tx0, tx1};
     double weights[] = {0.6, 0.4};
     dg_setting conn = {"cache_size", "-4000"};
@@ -171,25 +217,7 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
     r.ntx = 2;
     r.tx_names = names;
     r.tx_weights = weights;
-    json_object_set_new(doc, "run", dg_doc_run_json(&r));
-
-    dg_server_info si;
-    memset(&si, 0, sizeof si);
-    snprintf(si.version, sizeof si.version, "SQLite 3.40.1");
-    dg_server_info_add(&si, "journal_mode", setting);
-    dg_server_info_add(&si, "synchronous", "2");
-    json_object_set_new(doc, "server", dg_doc_server_json(&si));
-    dg_hostinfo h = {.cores = 4, .ram_bytes = 8000000000ULL};
-    snprintf(h.hostname, sizeof h.hostname, "fixture");
-    snprintf(h.cpu_model, sizeof h.cpu_model, "Test CPU");
-    snprintf(h.kernel, sizeof h.kernel, "Linux 6.1");
-    snprintf(h.arch, sizeof h.arch, "x86_64");
-    snprintf(h.fs_type, sizeof h.fs_type, "ext4");
-    snprintf(h.fs_device, sizeof h.fs_device, "/dev/vda");
-    snprintf(h.mount_point, sizeof h.mount_point, "/");
-    snprintf(h.block_device, sizeof h.block_device, "vda");
-    snprintf(h.cpu_governor, sizeof h.cpu_governor, "performance");
-    json_object_set_new(doc, "host", dg_doc_host_json(&h));
+    dg_server_info si = fixture_server(setting);
 
     dg_doc_step steps[] = {{"table accounts", "table", 1.5, 200000, 18000000, 0.0, 12, 2200},
                            {"table branches", "table", 0.1, 2, 100, 1.5, 0, 1},
@@ -201,32 +229,22 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
                      .data_bytes_sent = 18000100, .db_size_bytes = 20000000, .seconds = 2.0,
                      .nsteps = 3, .steps = steps, .nobjects = 3, .objects = objs,
                      .objects_read = true, .objects_seconds = 0.05};
-    json_object_set_new(doc, "load", dg_doc_load_json(&l));
+    json_t *load = dg_doc_load_json(&l);
 
     dg_txstats all = counters(500, 3, 5, 4, 1), warm = counters(150, 0, 0, 0, 0);
-    json_object_set_new(doc, "totals", dg_doc_totals_json(&all, 5.0));
-    json_object_set_new(doc, "warmup", dg_doc_totals_json(&warm, 2.0));
     dg_doc_drain_tx drain[] = {{tx0, 2, 0, 0, 0}, {tx1, 1, 0, 0, 0}};
-    json_object_set_new(doc, "drain", dg_doc_drain_json(0.03, 2, drain));
 
     /* 300 values: 150 near 1 ms, 135 near 2 ms, 15 near 10 ms; 200: 100 near 0.5 ms and
      * 100 near 1.5 ms */
-    dg_txstats t0 = counters(300, 2, 3, 2, 1), t1 = counters(200, 1, 2, 2, 0);
-    if (dg_hist_init(&t0.lat) || dg_hist_init(&t1.lat))
+    dg_txstats tx[2] = {counters(300, 2, 3, 2, 1), counters(200, 1, 2, 2, 0)};
+    if (dg_hist_init(&tx[0].lat) || dg_hist_init(&tx[1].lat))
         die("histogram", NULL);
-    dg_hist_record_n(&t0.lat, 999936, 150);
-    dg_hist_record_n(&t0.lat, 1999872, 135);
-    dg_hist_record_n(&t0.lat, 9998336, 15);
-    dg_hist_record_n(&t1.lat, 499968, 100);
-    dg_hist_record_n(&t1.lat, 1499136, 100);
-    json_t *txs = json_array();
-    json_array_append_new(txs, dg_doc_tx_json(tx0, 0.6, &t0, true));
-    json_array_append_new(txs, dg_doc_tx_json(tx1, 0.4, &t1, true));
-    json_object_set_new(doc, "transactions", txs);
-    dg_hist_destroy(&t0.lat);
-    dg_hist_destroy(&t1.lat);
-    json_object_set_new(doc, "workload_metrics", json_pack("{s:f}", "tpmC", 3600.0));
-    json_object_set_new(doc, "workload_metric_units", json_pack("{s:s}", "tpmC", "tx/min"));
+    dg_hist_record_n(&tx[0].lat, 999936, 150);
+    dg_hist_record_n(&tx[0].lat, 1999872, 135);
+    dg_hist_record_n(&tx[0].lat, 9998336, 15);
+    dg_hist_record_n(&tx[1].lat, 499968, 100);
+    dg_hist_record_n(&tx[1].lat, 1499136, 100);
+    dg_doc_metric tpmc = {"tpmC", 3600.0, "tx/min"};
 
     static const double tps[] = {100, 110, 90, 100, 100};
     dg_doc_interval iv[5];
@@ -240,8 +258,7 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
         iv[i].tx_counts = counts[i];
     }
     iv[2].cache_hit_pct = NAN; /* a missing sample breaks the line */
-    json_object_set_new(doc, "intervals", intervals_json(iv, 5));
-    json_object_set_new(doc, "warmup_intervals", json_array());
+    json_t *intervals = intervals_json(iv, 5), *warm_intervals = json_array();
 
     dg_doc_monitor m = {
         .sys = {.seconds = 5, .cpu_pct = 44.0, .user_pct = 30.8, .sys_pct = 13.2,
@@ -256,13 +273,38 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
         .self_max_rss_bytes = 14000000,
         .cache_hit_null_intervals = 0,
     };
-    json_object_set_new(doc, "monitor", dg_doc_monitor_json(&m));
     char msg[512];
     snprintf(msg, sizeof msg, "terminal 2, %s: %s", tx0, message);
-    json_t *errs = json_array();
-    json_array_append_new(errs, dg_doc_error_json(msg, tx0, DG_EC_RETRY, 3));
-    json_object_set_new(doc, "errors", errs);
-    json_object_set_new(doc, "warnings", json_array());
+    dg_doc_error err = {msg, tx0, DG_EC_RETRY, 3};
+
+    dg_doc_result res = {
+        .run = &r,
+        .load = load,
+        .totals = &all,
+        .totals_s = 5.0,
+        .warmup = &warm,
+        .warmup_s = 2.0,
+        .ntx = 2,
+        .tx_names = names,
+        .tx_weights = weights,
+        .tx = tx,
+        .drain_tx = drain,
+        .drain_s = 0.03,
+        .metrics = true,
+        .nmetrics = 1,
+        .metric = &tpmc,
+        .intervals = intervals,
+        .warmup_intervals = warm_intervals,
+        .monitor = &m,
+        .nerrors = 1,
+        .errors = &err,
+    };
+    json_t *doc = run_document(&res, &si);
+    dg_hist_destroy(&tx[0].lat);
+    dg_hist_destroy(&tx[1].lat);
+    json_decref(load);
+    json_decref(intervals);
+    json_decref(warm_intervals);
     write_doc(rel, doc);
 }
 
@@ -278,6 +320,8 @@ static void sweep(void)
     if (dg_sweep_plan(vary, 2, 2, dir,
                       "dbgauge sweep --vary scale=1,10 --vary terminals=1,2,4 --repeat 2 -T 3s", &s, &e))
         die("sweep plan", &e);
+    s.seed = 42; /* every point's (base_run) */
+    dg_server_info si = fixture_server("wal");
     for (int i = 0; i < s.npoints; i++) {
         dg_sweep_point *pt = &s.points[i];
         int scale = atoi(dg_sweep_value(&s, pt, 0));
@@ -293,29 +337,26 @@ static void sweep(void)
         double size = 16000000.0 * scale, mbps = scale == 1 ? 40.0 : 32.0;
         double secs = size / 1e6 / mbps;
 
-        json_t *doc = dg_result_new();
-        json_object_set_new(doc, "run", tpcb_run_json(scale, "sqlite:sweep.db", t, 3.0, "dbgauge sweep ..."));
-        json_object_set_new(doc, "sweep", dg_sweep_point_json(&s, pt));
+        dg_doc_run r = tpcb_run(scale, "sqlite:sweep.db", t, 3.0, "dbgauge sweep ...");
+        json_t *point = dg_sweep_point_json(&s, pt);
+        json_t *extra = dg_doc_sweep_extra(point);
+        json_decref(point);
         dg_doc_step steps[] = {{"table accounts", "table", secs * 0.8, 100000 * (uint64_t)scale, 0, 0, -1, -1},
                                {"index accounts_pkey", "index", secs * 0.2, 0, 0, secs * 0.8, -1, -1}};
         dg_doc_load l = {.workload = "tpcb", .scale = scale, .jobs = 1, .seed = 42, .bytes = size,
                          .db_size_bytes = (int64_t)size, .seconds = secs, .nsteps = 2, .steps = steps};
-        json_object_set_new(doc, "load", dg_doc_load_json(&l));
+        json_t *load = dg_doc_load_json(&l);
         dg_txstats all = counters((uint64_t)llround(tps * 3), 0, 0, 0, 0);
-        json_object_set_new(doc, "totals", dg_doc_totals_json(&all, 3.0));
+        dg_txstats warm = counters(0, 0, 0, 0, 0);
         dg_txstats tx = counters(0, 0, 0, 0, 0);
         if (dg_hist_init(&tx.lat))
             die("histogram", NULL);
         shaped_latency(&tx, 0.9 * t, 1.5 * t, 2.0 * t, 4.0 * t, 8.0 * t, 9.0 * t);
         tx.count = all.count;
-        json_t *txs = json_array();
-        json_array_append_new(txs, dg_doc_tx_json("tpcb", 1.0, &tx, false));
-        json_object_set_new(doc, "transactions", txs);
-        dg_hist_destroy(&tx.lat);
         dg_doc_interval iv[3];
         for (int k = 0; k < 3; k++)
             iv[k] = interval(k + 1, tps, 0.9 * t, 2.0 * t, 4.0 * t, 20.0 * t);
-        json_object_set_new(doc, "intervals", intervals_json(iv, 3));
+        json_t *intervals = intervals_json(iv, 3), *warm_intervals = json_array();
         dg_doc_monitor m = {.sys = {.cpu_pct = 20.0 * t, .user_pct = NAN, .sys_pct = NAN,
                                     .iowait_pct = NAN, .self_cpu_pct = NAN, .disk_reads = NAN,
                                     .disk_writes = NAN, .iops = NAN},
@@ -323,9 +364,16 @@ static void sweep(void)
                             .physical_reads_per_tx = NAN, .db_size_before_bytes = (int64_t)size,
                             .db_size_after_bytes = (int64_t)size, .server_commits = -1,
                             .block_device = "vda", .self_max_rss_bytes = -1};
-        json_object_set_new(doc, "monitor", dg_doc_monitor_json(&m));
-        json_object_set_new(doc, "errors", json_array());
-        json_object_set_new(doc, "warnings", json_array());
+        dg_doc_result res = {.run = &r, .load = load, .totals = &all, .totals_s = 3.0,
+                             .warmup = &warm, .ntx = 1, .tx_names = tpcb_names,
+                             .tx_weights = tpcb_weights, .tx = &tx, .intervals = intervals,
+                             .warmup_intervals = warm_intervals, .monitor = &m, .extra = extra};
+        json_t *doc = run_document(&res, &si);
+        dg_hist_destroy(&tx.lat);
+        json_decref(load);
+        json_decref(intervals);
+        json_decref(warm_intervals);
+        json_decref(extra);
         char rel[1100];
         snprintf(rel, sizeof rel, "sweep/%s", pt->file);
         write_doc(rel, doc);
@@ -351,20 +399,15 @@ static void compare_run(const char *rel, double mean_tps, double p95, uint64_t s
         iv[i] = interval(i + 1, tps, p95 / 2, p, p95 * 2, cpu);
         total += iv[i].transactions;
     }
-    json_t *doc = dg_result_new();
-    json_object_set_new(doc, "run", tpcb_run_json(1, "sqlite:cmp.db", 4, N, "dbgauge run -c 4 -T 60s"));
-    dg_txstats all = counters(total, 0, 0, 0, 0);
-    json_object_set_new(doc, "totals", dg_doc_totals_json(&all, N));
+    dg_doc_run r = tpcb_run(1, "sqlite:cmp.db", 4, N, "dbgauge run -c 4 -T 60s");
+    dg_server_info si = fixture_server("wal");
+    dg_txstats all = counters(total, 0, 0, 0, 0), warm = counters(0, 0, 0, 0, 0);
     dg_txstats tx = counters(0, 0, 0, 0, 0);
     if (dg_hist_init(&tx.lat))
         die("histogram", NULL);
     shaped_latency(&tx, p95 / 2, p95 * 0.9, p95, p95 * 2, p95 * 3, p95 * 4);
     tx.count = total;
-    json_t *txs = json_array();
-    json_array_append_new(txs, dg_doc_tx_json("tpcb", 1.0, &tx, false));
-    json_object_set_new(doc, "transactions", txs);
-    dg_hist_destroy(&tx.lat);
-    json_object_set_new(doc, "intervals", intervals_json(iv, N));
+    json_t *intervals = intervals_json(iv, N), *warm_intervals = json_array();
     dg_doc_monitor m = {.sys = {.cpu_pct = 50.0, .user_pct = NAN, .sys_pct = NAN, .iowait_pct = NAN,
                                 .self_cpu_pct = NAN, .disk_reads = NAN, .disk_writes = NAN,
                                 .iops = NAN},
@@ -372,9 +415,13 @@ static void compare_run(const char *rel, double mean_tps, double p95, uint64_t s
                         .physical_reads_per_tx = NAN, .db_size_before_bytes = -1,
                         .db_size_after_bytes = -1, .server_commits = -1, .block_device = "vda",
                         .self_max_rss_bytes = -1};
-    json_object_set_new(doc, "monitor", dg_doc_monitor_json(&m));
-    json_object_set_new(doc, "errors", json_array());
-    json_object_set_new(doc, "warnings", json_array());
+    dg_doc_result res = {.run = &r, .totals = &all, .totals_s = N, .warmup = &warm,
+                         .ntx = 1, .tx_names = tpcb_names, .tx_weights = tpcb_weights, .tx = &tx,
+                         .intervals = intervals, .warmup_intervals = warm_intervals, .monitor = &m};
+    json_t *doc = run_document(&res, &si);
+    dg_hist_destroy(&tx.lat);
+    json_decref(intervals);
+    json_decref(warm_intervals);
     write_doc(rel, doc);
 }
 

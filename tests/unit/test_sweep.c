@@ -474,6 +474,7 @@ static void test_index_and_resume(void)
     s.points[2].exit = 1;
     s.points[3].status = DG_POINT_INTERRUPTED;
     s.points[3].exit = 130;
+    s.seed = 9223372036854775807ULL; /* the largest seed */
     dg_err e = DG_ERR_INIT;
     int rc = dg_sweep_write_index(&s, &e);
     DG_CHECK_INT(rc, 0);
@@ -488,6 +489,7 @@ static void test_index_and_resume(void)
         DG_CHECK_STR(dg_res_str(doc, "kind"), "sweep");
         DG_CHECK_STR(dg_res_str(doc, "command"), "dbgauge sweep --vary ...");
         DG_CHECK_NEAR(dg_res_num(doc, "repeat", -1), 2, 0);
+        DG_CHECK(json_integer_value(dg_res_get(doc, "seed")) == INT64_MAX);
         DG_CHECK_STR(dg_res_str(doc, "parameters.0.name"), "terminals");
         DG_CHECK_STR(dg_res_str(doc, "parameters.1.name"), "db");
         DG_CHECK_STR(dg_res_str(doc, "parameters.1.values.0"), "postgres://u:***@h/a");
@@ -513,10 +515,12 @@ static void test_index_and_resume(void)
         DG_CHECK(strstr(text, "secret") == NULL);
     }
 
-    /* a fresh plan of the same grid takes the statuses back */
+    /* a fresh plan of the same grid takes the statuses and the seed back */
     dg_sweep r;
     DG_CHECK_INT(dg_sweep_plan(grid, 2, 2, dir, "again", &r, NULL), 0);
+    r.seed = 5;
     rc = dg_sweep_resume(&r, &e);
+    DG_CHECK(r.seed == 9223372036854775807ULL);
     DG_CHECK_INT(rc, 0);
     if (rc)
         fprintf(stderr, "  %s\n", e.msg);
@@ -532,7 +536,8 @@ static void test_index_and_resume(void)
 }
 
 /* An index with a status name this build does not know, or a point it does not list,
- * leaves those points pending. */
+ * leaves those points pending; one without a seed (older than the field) leaves the
+ * sweep's. */
 static void test_resume_partial_index(void)
 {
     char dir[256], path[512];
@@ -556,12 +561,15 @@ static void test_resume_partial_index(void)
     json_t *points = json_object_get(doc, "points");
     json_object_set_new(json_array_get(points, 1), "status", json_string("exploded"));
     json_array_remove(points, 2);
+    json_object_del(doc, "seed");
     DG_CHECK_INT(dg_result_write(doc, path, NULL), 0);
     json_decref(doc);
 
     dg_sweep r;
     DG_CHECK_INT(dg_sweep_plan(vary, 1, 1, dir, "c", &r, NULL), 0);
+    r.seed = 77;
     DG_CHECK_INT(dg_sweep_resume(&r, NULL), 0);
+    DG_CHECK(r.seed == 77);
     DG_CHECK_INT(r.points[0].status, DG_POINT_DONE);
     DG_CHECK_INT(r.points[1].status, DG_POINT_PENDING);
     DG_CHECK_INT(r.points[2].status, DG_POINT_PENDING);
