@@ -117,6 +117,13 @@ static const optdef optdefs[] = {
     {"keying-think", 0, K_FLAG, NULL, RUNS,
      "the workload's own keying and think times (tpcc: TPC-C clause 5.2.5)", F(keying_think), 0,
      0, 0, 0},
+    {"part", 0, K_STRING, "K/N|auto", DG_CMD_RUN,
+     "run part K (0 ... N-1) of one run split over N processes: -c is the whole run's "
+     "terminals, this process runs its share; auto: K and N from Kubernetes, Slurm or MPI",
+     F(part_spec), 0, 0, 0, 0},
+    {"parts", 0, K_INT, "N", DG_CMD_RUN,
+     "--part auto in a Kubernetes Indexed Job: the number of parts (the Job's completions)",
+     F(parts), 0, 0, 1, 10000},
     {"max-tries", 0, K_INT, "N", RUNS,
      "attempts per transaction on deadlock/serialization/busy errors (default 10)", F(max_tries), 0, 0,
      1, 1000000},
@@ -719,6 +726,8 @@ int dg_cli_validate(dg_options *o, dg_err *err)
         if (o->no_results && o->json_path)
             return dg_err_fail(err, DG_E_INVAL, "--json and --no-results exclude each other");
     }
+    if ((o->part_spec || o->parts) && dg_cli_part_resolve(o, err) != 0)
+        return DG_E_INVAL;
     if (o->size_bytes && o->scale)
         return dg_err_fail(err, DG_E_INVAL, "--size and --scale exclude each other");
     if (o->rows && (o->scale || o->size_bytes))

@@ -81,6 +81,11 @@ typedef struct dg_options {
     bool no_load;              /* --no-load: fail instead of loading an empty database */
 
     bool reload;               /* --reload: drop and load the workload before running */
+    const char *part_spec;     /* --part K/N or auto */
+    int64_t parts;             /* --parts N (--part auto in a Kubernetes Indexed Job) */
+    int part_k, part_n;        /* resolved by dg_cli_validate(): part K of N; N 0 = whole run */
+    const char *part_from;     /* where K and N came from: "--part", "Kubernetes", "Slurm",
+                                  "MPI" (static string; NULL: no part) */
 
     /* sweep */
     dg_setting vary[DG_MAX_LIST]; /* --vary NAME=V1,V2,... */
@@ -124,6 +129,13 @@ int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err);
  * password of URLs without one (--password-file, else DBGAUGE_PASSWORD) once and hands it
  * to dg_url_set_default_password(). 0 or DG_E_INVAL with a message (never the password). */
 int dg_cli_validate(dg_options *o, dg_err *err);
+
+/* Resolves --part (and --parts) into o->part_k, part_n and part_from: "K/N" as given, or
+ * "auto" from the launcher's environment (Kubernetes Indexed Jobs: JOB_COMPLETION_INDEX with
+ * --parts N; Slurm: SLURM_PROCID / SLURM_NTASKS; MPI: OMPI_COMM_WORLD_RANK / _SIZE, then
+ * PMI_RANK / PMI_SIZE). Checks that every part gets a terminal and refuses what a part
+ * cannot do alone (--reload). Called by dg_cli_validate(). 0 or DG_E_INVAL with a message. */
+int dg_cli_part_resolve(dg_options *o, dg_err *err);
 
 /* Frees what dg_cli_parse() allocated. */
 void dg_cli_free(dg_options *o);

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 
 #include "core/log.h"
+#include "core/part.h"
 #include "core/stop.h"
 #include "core/units.h"
 #include "report/text.h"
@@ -34,6 +35,8 @@ int dg_cli_open_workload(const dg_options *o, dg_workload **out)
         .keying_think = o->keying_think,
         .tables = (int)o->tables,
         .key_range = o->key_range,
+        .part = o->part_k,
+        .nparts = o->part_n,
     };
     dg_err err = DG_ERR_INIT;
     int rc = dg_workload_open(&cfg, out, &err);
@@ -69,11 +72,21 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->jobs = (int)o->jobs;
     cfg->no_table_stats = o->no_table_stats;
     cfg->terminals = (int)o->terminals;
+    cfg->whole_terminals = (int)o->terminals;
+    if (o->part_n > 1) { /* this process runs its share of the terminals and of the rate */
+        int64_t first, count;
+        dg_part_share(o->terminals, o->part_k, o->part_n, &first, &count);
+        cfg->terminals = (int)count;
+        cfg->first_terminal = (int)first;
+        cfg->part_k = o->part_k;
+        cfg->part_n = o->part_n;
+        cfg->part_from = o->part_from;
+    }
     cfg->duration_ns = o->duration_ns;
     cfg->transactions = o->transactions;
     cfg->warmup_ns = o->warmup_ns;
     cfg->interval_ns = o->interval_ns;
-    cfg->rate_tps = o->rate_tps;
+    cfg->rate_tps = o->rate_tps * cfg->terminals / (double)o->terminals;
     cfg->think_ns = o->think_ns;
     cfg->think_exponential = o->think_exp;
     cfg->keying_think = o->keying_think;
@@ -131,10 +144,20 @@ static void on_begin(void *arg, const json_t *doc)
     const dg_options *o = u->o;
     char dur[32];
     dg_format_duration(o->duration_ns, dur, sizeof dur);
-    printf("dbgauge %s: %s, scale %lld, on %s (%s), %lld terminal%s, ", DG_VERSION,
-           dg_res_str(doc, "run.workload"), (long long)dg_res_num(doc, "run.scale", 0),
-           dg_res_str(doc, "run.db"), dg_res_str(doc, "server.version"), (long long)o->terminals,
-           o->terminals == 1 ? "" : "s");
+    printf("dbgauge %s: %s, scale %lld, on %s (%s), ", DG_VERSION, dg_res_str(doc, "run.workload"),
+           (long long)dg_res_num(doc, "run.scale", 0), dg_res_str(doc, "run.db"),
+           dg_res_str(doc, "server.version"));
+    if (o->part_n > 1) {
+        int64_t first, count;
+        dg_part_share(o->terminals, o->part_k, o->part_n, &first, &count);
+        printf("part %d/%d (%s): terminal%s %lld", o->part_k, o->part_n, o->part_from,
+               count == 1 ? "" : "s", (long long)first + 1);
+        if (count > 1)
+            printf("-%lld", (long long)(first + count));
+        printf(" of %lld, ", (long long)o->terminals);
+    } else {
+        printf("%lld terminal%s, ", (long long)o->terminals, o->terminals == 1 ? "" : "s");
+    }
     if (o->transactions)
         printf("%lld transactions each", (long long)o->transactions);
     else
@@ -143,7 +166,9 @@ static void on_begin(void *arg, const json_t *doc)
         dg_format_duration(o->warmup_ns, dur, sizeof dur);
         printf(" after %s warmup", dur);
     }
-    if (o->rate_tps > 0)
+    if (o->rate_tps > 0 && o->part_n > 1)
+        printf(", rate %.1f of %.1f tps", dg_res_num(doc, "run.rate_tps", 0), o->rate_tps);
+    else if (o->rate_tps > 0)
         printf(", rate %.1f tps", o->rate_tps);
     printf(", seed %llu\n", (unsigned long long)o->seed);
     fflush(stdout);

@@ -34,6 +34,15 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
     if (r->finished)
         json_object_set_new(j, "started_at", json_string(r->started_at ? r->started_at : ""));
     json_object_set_new(j, "terminals", json_integer(r->terminals));
+    if (r->part_n > 1) {
+        json_t *part = json_object();
+        json_object_set_new(part, "index", json_integer(r->part_k));
+        json_object_set_new(part, "count", json_integer(r->part_n));
+        json_object_set_new(part, "from", json_string(r->part_from ? r->part_from : "--part"));
+        json_object_set_new(part, "first_terminal", json_integer(r->first_terminal));
+        json_object_set_new(part, "whole_terminals", json_integer(r->whole_terminals));
+        json_object_set_new(j, "part", part);
+    }
     json_object_set_new(j, "duration_s", dg_json_real(r->duration_s));
     json_object_set_new(j, "transactions_per_terminal", json_integer(r->transactions_per_terminal));
     json_object_set_new(j, "warmup_s", dg_json_real(r->warmup_s));

@@ -32,7 +32,11 @@ typedef struct dg_doc_run {
                                  client sent each statement */
     int64_t scale;
     const char *backend, *db; /* db: the redacted URL */
-    int terminals;
+    int terminals;            /* this process's (a part's share) */
+    int part_k, part_n;       /* part K of N of a run split over processes (N 0: whole run) */
+    const char *part_from;    /* where K and N came from ("--part", "Slurm" ...) */
+    int first_terminal;       /* a part's first terminal, run-wide number (0-based) */
+    int whole_terminals;      /* the whole run's terminals (all parts) */
     double duration_s;        /* NaN when the run is by transaction count */
     int64_t transactions_per_terminal;
     double warmup_s, interval_s;

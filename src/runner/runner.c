@@ -378,7 +378,7 @@ static int open_session(terminal *t, dg_err *err)
     pthread_mutex_unlock(&t->down_lock);
     dg_term term = {
         .id = t->id,
-        .nterminals = r->cfg->terminals,
+        .nterminals = r->cfg->whole_terminals > 0 ? r->cfg->whole_terminals : r->cfg->terminals,
         .conn = t->conn,
         .rng = &t->rng,
         .scale = r->wl->scale,
@@ -1142,10 +1142,12 @@ static int init_terminals(run *r, dg_err *err)
 {
     dg_prng seeder;
     dg_prng_seed(&seeder, r->cfg->seed);
+    for (int k = 0; k < r->cfg->first_terminal; k++) /* a part: the run's earlier terminals' */
+        (void)dg_prng_u64(&seeder);
     for (int k = 0; k < r->cfg->terminals; k++) {
         terminal *t = &r->terms[k];
         dg_phaser_init(&t->ph);
-        t->id = k;
+        t->id = r->cfg->first_terminal + k;
         t->r = r;
         dg_prng_seed(&t->rng, dg_prng_u64(&seeder));
         atomic_init(&t->done, false);

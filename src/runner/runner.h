@@ -45,6 +45,12 @@ typedef struct dg_run_config {
     const char *url;
     const dg_connopts *connopts;
     int terminals;
+    /* terminals numbered run-wide (a part of a run split over processes, --part): this
+     * runner's are first_terminal ... first_terminal + terminals - 1 of whole_terminals
+     * (0: terminals), each with the generator the same-numbered terminal of one process
+     * running them all would have */
+    int first_terminal;
+    int whole_terminals;
     int64_t duration_ns;     /* measured phase length; 0 when transactions > 0 */
     int64_t transactions;    /* per terminal; 0 = run for duration_ns */
     int64_t warmup_ns;

@@ -411,6 +411,11 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
         some = all = false;
     }
     if (mode != DG_PREPARE_CHECK && !some) {
+        if (mode == DG_PREPARE_RUN && cfg->part_n > 1) /* every part would load it */
+            return dg_err_fail(err, DG_E_NOTFOUND,
+                               "%s does not hold workload '%s': a part of a run does not load "
+                               "(run 'dbgauge load' once, then start the parts)",
+                               conn->url_redacted, wl->name);
         if (mode == DG_PREPARE_RUN && cfg->no_load)
             return dg_err_fail(err, DG_E_NOTFOUND,
                                "%s does not hold workload '%s' (run 'dbgauge load' first)",

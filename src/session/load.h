@@ -57,7 +57,14 @@ typedef struct dg_session_config {
     bool no_table_stats;            /* skip dg_object_stats after the load */
 
     /* run */
-    int terminals;
+    int terminals;                  /* this process's terminals (a part's share) */
+    /* one part of a run split over several processes (--part K/N; part_n 0: the whole
+       run): terminals first_terminal ... first_terminal + terminals - 1 of
+       whole_terminals, numbered run-wide */
+    int part_k, part_n;
+    const char *part_from;          /* "--part", "Kubernetes", "Slurm", "MPI" */
+    int first_terminal;
+    int whole_terminals;
     int64_t duration_ns;            /* 0 with transactions > 0 */
     int64_t transactions;           /* per terminal; 0 = by duration */
     int64_t warmup_ns;

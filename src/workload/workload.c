@@ -90,6 +90,8 @@ int dg_workload_open(const dg_wl_config *cfg, dg_workload **out, dg_err *err)
         int rc = (*d)->open(*d, cfg, &wl, err);
         if (rc)
             return rc;
+        wl->part = cfg->part;
+        wl->nparts = cfg->nparts;
         if (cfg->mix && (rc = dg_workload_apply_mix(wl, cfg->mix, err)) != 0) {
             dg_workload_free(wl);
             return rc;

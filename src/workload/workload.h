@@ -55,6 +55,9 @@ typedef struct dg_wl_config {
                                   keying and think times (ops->pause_ns) */
     int tables;                /* --tables (workload tables): table count; 0 = default */
     const char *key_range;     /* --key-range (workload tables): hot, all, P%; NULL = all */
+    int part, nparts;          /* this process runs part `part` of nparts of the run (--part;
+                                  nparts 0: the whole run): workloads that share out keys
+                                  (tpcc: home warehouses; tables: new ids) take its share */
 } dg_wl_config;
 
 /* One transaction type. */
@@ -162,6 +165,7 @@ struct dg_workload {
     char *name;                 /* full name, e.g. "tpcb:select-only" (owned) */
     int64_t scale;              /* after open(): configured or default; attach() may set it */
     bool scale_given;
+    int part, nparts;           /* from dg_wl_config (nparts 0: the whole run) */
     int ntx;
     dg_txdef *tx;               /* owned array of ntx */
     const char *const *tables;  /* tables this workload creates (for exists/drop checks) */

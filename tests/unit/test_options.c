@@ -6,13 +6,15 @@
  * the message, the bounds themselves accepted: parsing only, nothing runs); a walk that
  * gives every option twice (refused unless the option is repeatable); the same walk over
  * each backend's own settings (dg_backend_option tables); single cases the walks cannot
- * state (a duration that rounds below the resolution, the seed).
+ * state (a duration that rounds below the resolution, the seed); --part K/N and auto, and
+ * how a part's share is cut (dg_part_share).
  */
 #include "dgtest.h"
 
 #include "backend/backend.h"
 #include "cli/options.h"
 #include "core/err.h"
+#include "core/part.h"
 #include "core/units.h"
 
 #include <float.h>
@@ -259,8 +261,118 @@ static void test_messages(void)
     DG_CHECK_INT(parse_one(&oi, "9223372036854775808", false, &err), DG_E_INVAL);
 }
 
+/* dg_cli_part_resolve on "run -c TERMS --part SPEC [--parts PARTS] --seed 1"; the part
+ * resolved as "K/N from". Returns its code; the message in err. */
+static int part_of(const char *spec, int64_t terms, int64_t parts, char *got, size_t len,
+                   dg_err *err)
+{
+    dg_options o = {.cmd = DG_CMD_RUN, .part_spec = spec, .parts = parts, .terminals = terms,
+                    .seed_given = true};
+    *err = (dg_err)DG_ERR_INIT;
+    int rc = dg_cli_part_resolve(&o, err);
+    snprintf(got, len, "%d/%d %s", o.part_k, o.part_n, o.part_from ? o.part_from : "-");
+    return rc;
+}
+
+static const char *const launcher_vars[] = {"JOB_COMPLETION_INDEX", "SLURM_PROCID", "SLURM_NTASKS",
+                                            "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
+                                            "PMI_RANK", "PMI_SIZE"};
+
+static void clear_launchers(void)
+{
+    for (size_t i = 0; i < sizeof launcher_vars / sizeof launcher_vars[0]; i++)
+        unsetenv(launcher_vars[i]);
+}
+
+static void test_part(void)
+{
+    char got[64];
+    dg_err err;
+    clear_launchers();
+    DG_CHECK_INT(part_of("1/3", 7, 0, got, sizeof got, &err), 0);
+    DG_CHECK_STR(got, "1/3 --part");
+    DG_CHECK_INT(part_of("0/1", 1, 0, got, sizeof got, &err), 0);
+    static const char *const bad[] = {"3/3", "1/0", "-1/2", "1/-2", "+1/2", "1/ 2", "1/2x", "1", "/2",
+                                      "1/", "a/b", "0/10001", "auto2", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        DG_CHECK_INT(part_of(bad[i], 100, 0, got, sizeof got, &err), DG_E_INVAL);
+        DG_CHECK(strstr(err.msg, "--part") != NULL);
+    }
+    DG_CHECK_INT(part_of("3/3", 100, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "--part 3/3: parts are numbered from 0, so part 3 of 3 does not exist "
+                          "(the last is 2/3)");
+    DG_CHECK_INT(part_of("0/4", 3, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "--part 0/4: 4 parts need at least 4 terminals, one each (-c is the "
+                          "whole run's terminal count, 3)");
+    DG_CHECK_INT(part_of("0/2", 2, 2, got, sizeof got, &err), DG_E_INVAL); /* --parts: auto only */
+    dg_options o = {.cmd = DG_CMD_RUN, .part_spec = "0/2", .terminals = 2};
+    DG_CHECK_INT(dg_cli_part_resolve(&o, &err), DG_E_INVAL);
+    DG_CHECK(strstr(err.msg, "--part needs --seed N") != NULL);
+    o = (dg_options){.cmd = DG_CMD_RUN, .part_spec = "0/2", .terminals = 2, .seed_given = true,
+                     .reload = true};
+    DG_CHECK_INT(dg_cli_part_resolve(&o, &err), DG_E_INVAL);
+    DG_CHECK(strstr(err.msg, "--reload and --part exclude each other") != NULL);
+
+    /* auto: each launcher's variables, the first set in the documented order wins */
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK(strstr(err.msg, "no launcher's part number") != NULL);
+    setenv("PMI_RANK", "2", 1);
+    setenv("PMI_SIZE", "3", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), 0);
+    DG_CHECK_STR(got, "2/3 MPI");
+    setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+    setenv("OMPI_COMM_WORLD_SIZE", "4", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), 0);
+    DG_CHECK_STR(got, "0/4 MPI");
+    setenv("SLURM_PROCID", "1", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "--part auto: SLURM_PROCID is set but SLURM_NTASKS is not");
+    setenv("SLURM_NTASKS", "2", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), 0);
+    DG_CHECK_STR(got, "1/2 Slurm");
+    setenv("SLURM_NTASKS", "x2", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "--part auto: SLURM_NTASKS=x2 is not a part count");
+    setenv("SLURM_NTASKS", "1", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK_STR(err.msg, "--part auto: SLURM_PROCID=1 is not below the part count 1");
+    DG_CHECK_INT(part_of("auto", 8, 3, got, sizeof got, &err), DG_E_INVAL); /* --parts: k8s only */
+    setenv("JOB_COMPLETION_INDEX", "4", 1);
+    DG_CHECK_INT(part_of("auto", 8, 0, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK(strstr(err.msg, "add --parts N") != NULL);
+    DG_CHECK_INT(part_of("auto", 8, 5, got, sizeof got, &err), 0);
+    DG_CHECK_STR(got, "4/5 Kubernetes");
+    DG_CHECK_INT(part_of("auto", 8, 4, got, sizeof got, &err), DG_E_INVAL);
+    DG_CHECK_INT(part_of("auto", 4, 5, got, sizeof got, &err), DG_E_INVAL); /* 5 parts, 4 terminals */
+    clear_launchers();
+
+    /* shares: every item exactly once, in part order, sizes differing by at most one */
+    for (int64_t total = 0; total <= 40; total++)
+        for (int n = 1; n <= 12; n++) {
+            int64_t next = 0, lo = INT64_MAX, hi = 0;
+            for (int k = 0; k < n; k++) {
+                int64_t first, count;
+                dg_part_share(total, k, n, &first, &count);
+                DG_CHECK_INT(first, next);
+                next = first + count;
+                lo = count < lo ? count : lo;
+                hi = count > hi ? count : hi;
+            }
+            DG_CHECK_INT(next, total);
+            DG_CHECK(hi - lo <= 1);
+        }
+    int64_t first, count;
+    dg_part_share(10, 0, 3, &first, &count); /* the first parts take one more */
+    DG_CHECK(first == 0 && count == 4);
+    dg_part_share(10, 2, 3, &first, &count);
+    DG_CHECK(first == 7 && count == 3);
+    dg_part_share(10, 0, 0, &first, &count); /* no part: the whole */
+    DG_CHECK(first == 0 && count == 10);
+}
+
 int main(void)
 {
+    DG_RUN(test_part);
     DG_RUN(test_every_range_enforced);
     DG_RUN(test_given_twice);
     DG_RUN(test_backend_settings);

@@ -1023,6 +1023,11 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
                                cfg->scale_factor, c);
         customers = (int64_t)(c + 0.5);
     }
+    if (cfg->nparts > 1) /* the ids its inserts take and its deletes remove are one
+                            process's counters */
+        return dg_err_fail(err, DG_E_INVAL,
+                           "docs does not run in parts (--part): its inserts and deletes "
+                           "number documents from one process's counters");
     dg_docs *p = xcalloc(1, sizeof *p);
     pthread_mutex_init(&p->lock, NULL);
     p->storage_opt = storage;

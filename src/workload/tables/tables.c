@@ -130,6 +130,13 @@ static int tables_attach(dg_workload *wl, dg_conn *conn, dg_err *err)
         dg_stmt_free(s);
         if (r < 0)
             return r;
+        if (wl->nparts > 1) {
+            /* a part of a run split over processes: its blocks are the part-th of every
+               nparts, from a boundary every part rounds up to alike, so parts that attach
+               before or after another's first inserts still never take the same id */
+            int64_t stride = (int64_t)ID_BLOCK * wl->nparts;
+            next = (next + stride - 1) / stride * stride + (int64_t)wl->part * ID_BLOCK;
+        }
         atomic_store(&p->next_id[t], next);
     }
     wl->scale = rows;
@@ -320,7 +327,7 @@ static int tx_insert(term *t, dg_err *err)
     dg_tables *p = t->p;
     int tb = (int)dg_prng_range(t->rng, 0, t->n - 1);
     if (t->ids[tb][0] >= t->ids[tb][1]) {
-        int64_t base = atomic_fetch_add(&p->next_id[tb], ID_BLOCK);
+        int64_t base = atomic_fetch_add(&p->next_id[tb], p->id_stride);
         t->ids[tb][0] = base;
         t->ids[tb][1] = base + ID_BLOCK;
     }
@@ -462,6 +469,7 @@ static int tables_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_w
     snprintf(p->key_range, sizeof p->key_range, "%s", cfg->key_range ? cfg->key_range : "all");
     p->variant = variant;
     p->run_seed = cfg->seed;
+    p->id_stride = (int64_t)ID_BLOCK * (cfg->nparts > 1 ? cfg->nparts : 1);
     p->q_ok = true;
     for (int k = 0; k < TABLES_NQ; k++)
         p->q_ok &= dg_hist_init(&p->q[k]) == 0;

@@ -80,7 +80,9 @@ typedef struct dg_tables {
     dg_tables_shape *shape; /* [ntables] */
     char **names;           /* [ntables] "tbl_200" ... */
     const char *exist_tables[3]; /* what must exist: tbl_200, tables_meta */
-    atomic_llong *next_id; /* [ntables] the next id index inserts may take */
+    atomic_llong *next_id; /* [ntables] the first id index of the next block inserts take */
+    int64_t id_stride;     /* from one block to the next: ID_BLOCK, times nparts for a part
+                              of a run split over processes (--part) */
     /* per-query latencies of the measured phase, merged from the terminals at close */
     pthread_mutex_t lock;
     dg_hist q[TABLES_NQ];

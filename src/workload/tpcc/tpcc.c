@@ -4,7 +4,9 @@
  *
  * Terminals: terminal i has home warehouse (i % W) + 1, so terminals spread evenly over
  * the warehouses, and the fixed Stock-Level district ((i / W) % 10) + 1, which gives each
- * of the first 10 W terminals its own (warehouse, district) as Clause 2.8.1.1 asks. Each
+ * of the first 10 W terminals its own (warehouse, district) as Clause 2.8.1.1 asks. A part
+ * of a run split over processes (--part K/N) does the same over its range of warehouses
+ * (dg_part_share, as DBT-2 and go-tpc partition them), i counted from its first terminal. Each
  * transaction draws its inputs from the terminal's generator at the start of tx_run, so a
  * retry after a RETRY-class error (the runner restores the generator) repeats them.
  *
@@ -19,6 +21,7 @@
  */
 #include "workload/tpcc/tpcc.h"
 
+#include "core/part.h"
 #include "core/xalloc.h"
 #include "stats/txstats.h"
 
@@ -63,6 +66,11 @@ static int tpcc_attach(dg_workload *wl, dg_conn *conn, dg_err *err)
                            "tpcc_meta says %lld warehouses but the warehouse table holds %lld (an "
                            "interrupted load? run 'dbgauge load --workload tpcc --drop')",
                            (long long)v[0], (long long)n);
+    if (wl->nparts > v[0])
+        return dg_err_fail(err, DG_E_INVAL,
+                           "tpcc: %d parts need at least %d warehouses, one home range each "
+                           "(the database has %lld)",
+                           wl->nparts, wl->nparts, (long long)v[0]);
     wl->scale = v[0];
     p->c.c_last_load = v[1];
     p->c.c_id = v[2];
@@ -115,11 +123,22 @@ static int tpcc_term_open(dg_workload *wl, const dg_term *tm, void **state, dg_e
     dg_tpcc *p = wl->priv;
     if (!p->attached)
         return dg_err_fail(err, DG_E_INVAL, "tpcc: terminal opened before attach()");
+    /* a part of a run split over processes takes its range of home warehouses (its
+       terminals numbered from the part's first) */
+    int64_t wfirst, wcount, tfirst, tcount;
+    dg_part_share(wl->scale, wl->part, wl->nparts, &wfirst, &wcount);
+    dg_part_share(tm->nterminals, wl->part, wl->nparts, &tfirst, &tcount);
+    if (wcount < 1)
+        return dg_err_fail(err, DG_E_INVAL,
+                           "tpcc: part %d of %d has no home warehouse: %d parts need at least %d "
+                           "warehouses (the database has %lld)",
+                           wl->part, wl->nparts, wl->nparts, wl->nparts, (long long)wl->scale);
+    int64_t local = tm->id - tfirst;
     dg_tpcc_term *t = xaligned_zalloc(64, sizeof *t);
     t->rng = tm->rng;
     t->warehouses = wl->scale;
-    t->w_id = tm->id % wl->scale + 1;
-    t->sl_d_id = (tm->id / wl->scale) % TPCC_DISTRICTS + 1;
+    t->w_id = wfirst + local % wcount + 1;
+    t->sl_d_id = (local / wcount) % TPCC_DISTRICTS + 1;
     t->c = p->c;
     t->keying_think = p->keying_think;
     t->owner = p;

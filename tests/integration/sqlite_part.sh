@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# One run split over processes (--part K/N) on SQLite: two parts run side by side, each
+# its share of -c (terminals numbered run-wide, the header and the result say which), the
+# tables workload's inserts from both parts never take the same key (every insert lands,
+# the tables grow by exactly the sum), tpcc's parts keep to their own range of home
+# warehouses (a part run alone writes orders to its warehouses only), --rate is shared
+# like the terminals, --part auto reads each launcher's variables, and what a part cannot
+# do is refused before anything runs (exit 1, no result file).
+source "$(dirname "$0")/common.bash" || exit 1
+command -v sqlite3 >/dev/null || { echo "skip: sqlite3 shell not installed" >&2; exit 77; }
+q() { sqlite3 "$1" "$2"; }
+
+# ---- tables: two parts inserting at once -------------------------------------------------
+A="$TMP/a.db"
+"$DBGAUGE" load --db "sqlite:$A" -w tables --tables 3 --rows 3000 --seed 4 -q --no-results > /dev/null
+rows() { q "$A" "SELECT (SELECT count(*) FROM tbl_200) + (SELECT count(*) FROM tbl_201) + (SELECT count(*) FROM tbl_202)"; }
+before=$(rows)
+for k in 0 1; do
+  "$DBGAUGE" run --db "sqlite:$A" -w tables:insert -c 5 -t 40 --part $k/2 --seed 9 \
+    --json "$TMP/ins$k.json" > "$TMP/ins$k.out" 2> "$TMP/ins$k.err" &
+  eval "pid$k=\$!"
+done
+wait "$pid0" || { cat "$TMP/ins0.out" "$TMP/ins0.err"; fail "part 0/2 failed"; }
+wait "$pid1" || { cat "$TMP/ins1.out" "$TMP/ins1.err"; fail "part 1/2 failed"; }
+after=$(rows)
+grep -q "part 0/2 (--part): terminals 1-3 of 5" "$TMP/ins0.out" || { head -1 "$TMP/ins0.out"; fail "part 0's header"; }
+grep -q "part 1/2 (--part): terminals 4-5 of 5" "$TMP/ins1.out" || { head -1 "$TMP/ins1.out"; fail "part 1's header"; }
+json "$TMP/ins0.json" "d['run']['terminals'] == 3 and d['run']['part'] == {'index': 0, 'count': 2, 'from': '--part', 'first_terminal': 0, 'whole_terminals': 5}" \
+  | grep -q True || fail "part 0's record: $(json "$TMP/ins0.json" "(d['run']['terminals'], d['run'].get('part'))")"
+json "$TMP/ins1.json" "d['run']['terminals'] == 2 and d['run']['part'] == {'index': 1, 'count': 2, 'from': '--part', 'first_terminal': 3, 'whole_terminals': 5}" \
+  | grep -q True || fail "part 1's record: $(json "$TMP/ins1.json" "(d['run']['terminals'], d['run'].get('part'))")"
+ins0=$(json "$TMP/ins0.json" "int(d['workload_metrics']['rows_inserted'])")
+ins1=$(json "$TMP/ins1.json" "int(d['workload_metrics']['rows_inserted'])")
+errs=$(json "$TMP/ins0.json" "d['totals']['errors']")+$(json "$TMP/ins1.json" "d['totals']['errors']")
+note "two parts inserted $ins0 + $ins1 rows (errors $errs); the tables grew by $((after - before))"
+[ "$ins0" = 120 ] && [ "$ins1" = 80 ] || fail "3 x 40 and 2 x 40 inserts reported $ins0 and $ins1"
+[ "$errs" = "0+0" ] || fail "errors in the parts (a key taken twice?): $errs"
+[ $((after - before)) = 200 ] || fail "the tables grew by $((after - before)), the parts inserted 200"
+"$DBGAUGE" check --db "sqlite:$A" -w tables -q > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check after the parts' inserts"; }
+
+# ---- tpcc: a part's home warehouses ------------------------------------------------------
+C="$TMP/c.db"
+"$DBGAUGE" load --db "sqlite:$C" -w tpcc --scale 2 --seed 3 -q --no-results > /dev/null
+orders() { q "$C" "SELECT group_concat(n, ' ') FROM (SELECT count(*) n FROM orders GROUP BY o_w_id ORDER BY o_w_id)"; }
+only_new_order=new_order=1,payment=0,order_status=0,delivery=0,stock_level=0
+# new orders a part committed (a New-Order rolled back, 1%, writes none)
+placed() { json "$1" "[t['count'] - t['rollbacks'] for t in d['transactions'] if t['name'] == 'new_order'][0]"; }
+o0=$(orders)
+"$DBGAUGE" run --db "sqlite:$C" -w tpcc --mix $only_new_order -c 4 -t 10 --part 1/2 --seed 5 -q \
+  --json "$TMP/c1.json" > /dev/null
+o1=$(orders)
+"$DBGAUGE" run --db "sqlite:$C" -w tpcc --mix $only_new_order -c 4 -t 10 --part 0/2 --seed 5 -q \
+  --json "$TMP/c0.json" > /dev/null
+o2=$(orders)
+n1=$(placed "$TMP/c1.json")
+n0=$(placed "$TMP/c0.json")
+note "orders per warehouse: $o0, after part 1/2 ($n1 placed): $o1, after part 0/2 ($n0 placed): $o2"
+[ "$n1" -gt 0 ] && [ "$n0" -gt 0 ] || fail "no new orders placed"
+set -- $o0; w1=$1 w2=$2
+set -- $o1; [ "$1" = "$w1" ] && [ "$2" = $((w2 + n1)) ] || fail "part 1/2 (warehouse 2) wrote orders $o0 -> $o1"
+set -- $o2; [ "$1" = $((w1 + n0)) ] && [ "$2" = $((w2 + n1)) ] || fail "part 0/2 (warehouse 1) wrote orders $o1 -> $o2"
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$C" -w tpcc -c 4 -t 1 --part 0/3 --seed 5 -q --json "$TMP/no.json"
+grep -q "3 parts need at least 3 warehouses" "$TMP/err" || { cat "$TMP/err"; fail "3 parts of 2 warehouses"; }
+
+# ---- the rate is shared like the terminals -----------------------------------------------
+"$DBGAUGE" run --db "sqlite:$C" -w tpcc -c 3 -T 1s -R 30 --part 0/2 --seed 5 --json "$TMP/r.json" > "$TMP/r.out"
+json "$TMP/r.json" "d['run']['rate_tps'] == 20 and d['run']['terminals'] == 2" | grep -q True \
+  || fail "part 0/2 of -c 3 -R 30: $(json "$TMP/r.json" "(d['run']['rate_tps'], d['run']['terminals'])")"
+grep -q "rate 20.0 of 30.0 tps" "$TMP/r.out" || { head -1 "$TMP/r.out"; fail "the header does not show the rate's share"; }
+
+# ---- --part auto: each launcher's variables ----------------------------------------------
+auto() { # WANT_FROM WANT_INDEX WANT_COUNT ENV... -- ARGS...
+  local from=$1 k=$2 n=$3
+  shift 3
+  local envs=()
+  while [ "$1" != -- ]; do envs+=("$1"); shift; done
+  shift
+  env "${envs[@]}" "$DBGAUGE" run --db "sqlite:$C" -w tpcc -c 4 -t 2 --part auto --seed 5 -q \
+    --json "$TMP/auto.json" "$@" > /dev/null 2> "$TMP/auto.err" || { cat "$TMP/auto.err"; fail "--part auto with ${envs[*]}"; }
+  json "$TMP/auto.json" "(d['run']['part']['from'], d['run']['part']['index'], d['run']['part']['count'])" \
+    | grep -qx "('$from', $k, $n)" || fail "--part auto with ${envs[*]}: $(json "$TMP/auto.json" "d['run']['part']")"
+}
+auto Kubernetes 1 2 JOB_COMPLETION_INDEX=1 -- --parts 2
+auto Slurm 0 2 SLURM_PROCID=0 SLURM_NTASKS=2 --
+auto MPI 1 2 OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2 --
+auto MPI 0 2 PMI_RANK=0 PMI_SIZE=2 --
+
+# ---- refused before anything runs: exit 1, no result file --------------------------------
+refused() { # MESSAGE ARGS...
+  local msg=$1
+  shift
+  expect_exit 1 "$DBGAUGE" run -t 1 -q --json "$TMP/refused.json" "$@" # tpcc unless -w
+  grep -qF -- "$msg" "$TMP/err" || { cat "$TMP/err"; fail "'$*': no '$msg'"; }
+  [ ! -e "$TMP/refused.json" ] || fail "'$*': a result file"
+}
+refused "part 2 of 2 does not exist" --db "sqlite:$C" -c 4 --part 2/2 --seed 1
+refused "--part needs --seed N" --db "sqlite:$C" -c 4 --part 0/2
+refused "2 parts need at least 2 terminals" --db "sqlite:$C" -c 1 --part 0/2 --seed 1
+refused "--reload and --part exclude each other" --db "sqlite:$C" -c 2 --part 0/2 --seed 1 --reload
+refused "no launcher's part number" --db "sqlite:$C" -c 2 --part auto --seed 1
+JOB_COMPLETION_INDEX=0 refused "add --parts N" --db "sqlite:$C" -c 2 --part auto --seed 1
+refused "docs does not run in parts" --db "sqlite:$C" -w docs -c 2 --part 0/2 --seed 1
+refused "a part of a run does not load" --db "sqlite:$TMP/empty.db" -c 2 --part 0/2 --seed 1
+echo "6 passed, 0 failed"
