@@ -121,6 +121,10 @@ static const optdef optdefs[] = {
      "run part K (0 ... N-1) of one run split over N processes: -c is the whole run's "
      "terminals, this process runs its share; auto: K and N from Kubernetes, Slurm or MPI",
      F(part_spec), 0, 0, 0, 0},
+    {"start-at", 0, K_STRING, "TIME", DG_CMD_RUN,
+     "start measuring at this wall-clock time (RFC 3339, e.g. 2026-12-06T01:00:00Z; after "
+     "--warmup): processes started apart share their interval boundaries",
+     F(start_at), 0, 0, 0, 0},
     {"parts", 0, K_INT, "N", DG_CMD_RUN,
      "--part auto in a Kubernetes Indexed Job: the number of parts (the Job's completions)",
      F(parts), 0, 0, 1, 10000},
@@ -728,6 +732,24 @@ int dg_cli_validate(dg_options *o, dg_err *err)
     }
     if ((o->part_spec || o->parts) && dg_cli_part_resolve(o, err) != 0)
         return DG_E_INVAL;
+    if (o->start_at) {
+        if (dg_parse_rfc3339(o->start_at, &o->start_at_ns) != 0)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "invalid value '%s' for --start-at: expected an RFC 3339 time, "
+                               "e.g. 2026-12-06T01:00:00Z (UTC) or 2026-12-06T02:00:00+01:00",
+                               o->start_at);
+        int64_t now = dg_wall_ns();
+        char shown[32];
+        dg_format_iso8601(now, shown, sizeof shown);
+        if (o->start_at_ns - o->warmup_ns <= now)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--start-at %s is already past%s (now %s): pick a time that "
+                               "leaves the terminals room to connect",
+                               o->start_at, o->warmup_ns ? " once --warmup is taken off" : "", shown);
+        if (o->start_at_ns - now > 7 * 24 * 3600 * DG_NS_PER_S)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--start-at %s is more than 7 days away (now %s)", o->start_at, shown);
+    }
     if (o->size_bytes && o->scale)
         return dg_err_fail(err, DG_E_INVAL, "--size and --scale exclude each other");
     if (o->rows && (o->scale || o->size_bytes))

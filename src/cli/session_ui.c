@@ -71,6 +71,8 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->size_bytes = o->size_bytes;
     cfg->jobs = (int)o->jobs;
     cfg->no_table_stats = o->no_table_stats;
+    cfg->start_at_ns = o->start_at_ns;
+    cfg->start_at = o->start_at;
     cfg->terminals = (int)o->terminals;
     cfg->whole_terminals = (int)o->terminals;
     if (o->part_n > 1) { /* this process runs its share of the terminals and of the rate */
@@ -170,6 +172,8 @@ static void on_begin(void *arg, const json_t *doc)
         printf(", rate %.1f of %.1f tps", dg_res_num(doc, "run.rate_tps", 0), o->rate_tps);
     else if (o->rate_tps > 0)
         printf(", rate %.1f tps", o->rate_tps);
+    if (o->start_at)
+        printf(", measuring from %s", o->start_at);
     printf(", seed %llu\n", (unsigned long long)o->seed);
     fflush(stdout);
 }

@@ -43,6 +43,11 @@ json_t *dg_doc_run_json(const dg_doc_run *r)
         json_object_set_new(part, "whole_terminals", json_integer(r->whole_terminals));
         json_object_set_new(j, "part", part);
     }
+    if (r->start_at) {
+        json_object_set_new(j, "start_at", json_string(r->start_at));
+        if (r->finished)
+            json_object_set_new(j, "start_late_ms", dg_json_real(r->start_late_ms));
+    }
     json_object_set_new(j, "duration_s", dg_json_real(r->duration_s));
     json_object_set_new(j, "transactions_per_terminal", json_integer(r->transactions_per_terminal));
     json_object_set_new(j, "warmup_s", dg_json_real(r->warmup_s));

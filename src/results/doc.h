@@ -37,6 +37,8 @@ typedef struct dg_doc_run {
     const char *part_from;    /* where K and N came from ("--part", "Slurm" ...) */
     int first_terminal;       /* a part's first terminal, run-wide number (0-based) */
     int whole_terminals;      /* the whole run's terminals (all parts) */
+    const char *start_at;     /* --start-at as given (NULL: none) */
+    double start_late_ms;     /* how much later than start_at the measured phase started */
     double duration_s;        /* NaN when the run is by transaction count */
     int64_t transactions_per_terminal;
     double warmup_s, interval_s;

@@ -1189,15 +1189,47 @@ static int start_terminals(run *r, int *nstarted, dg_err *err)
     return 0;
 }
 
-/* Opens the gate once every started terminal is connected and prepared (or failed): the
- * run's clock starts, and a duration run's end is fixed. */
-static void open_gate(run *r, int nstarted, int64_t entered)
+/* With --start-at, once every terminal is ready: waits (stoppable) for the wall-clock time
+ * the warmup, else the measured phase, starts. Fails the start when the terminals were
+ * not ready by then, or on a stop. Called with the gate lock held. */
+static int wait_start_at(run *r, int64_t entered, dg_err *err)
 {
     const dg_run_config *cfg = r->cfg;
+    int64_t at = cfg->start_at_wall_ns - cfg->warmup_ns;
+    int64_t late = dg_wall_ns() - at;
+    if (late > 0) {
+        atomic_store(&r->start_failed, true);
+        return dg_err_fail(err, DG_E_INVAL,
+                           "the terminals took %.2f s to connect and prepare, %.2f s past the "
+                           "start time (--start-at%s): start with more room",
+                           (double)(dg_now_ns() - entered) / DG_NS_PER_S,
+                           (double)late / DG_NS_PER_S, cfg->warmup_ns ? " less --warmup" : "");
+    }
+    pthread_mutex_unlock(&r->gate_lock);
+    /* the monotonic clock from here on: a wall-clock step while waiting moves nothing */
+    sleep_until_or_stop(dg_now_ns() - late, 0);
+    pthread_mutex_lock(&r->gate_lock);
+    if (stop_requested()) {
+        atomic_store(&r->start_failed, true);
+        return dg_err_fail(err, DG_E_STOPPED, "stopped while waiting for the start time (--start-at)");
+    }
+    return 0;
+}
+
+/* Opens the gate once every started terminal is connected and prepared (or failed): the
+ * run's clock starts, and a duration run's end is fixed. Returns a failure of --start-at
+ * (start_failed set), else 0. */
+static int open_gate(run *r, int nstarted, int64_t entered, dg_err *err)
+{
+    const dg_run_config *cfg = r->cfg;
+    int rc = 0;
     pthread_mutex_lock(&r->gate_lock);
     while (r->ready_count < nstarted)
         pthread_cond_wait(&r->ready_cond, &r->gate_lock);
+    if (cfg->start_at_wall_ns > 0 && !atomic_load(&r->start_failed))
+        rc = wait_start_at(r, entered, err);
     r->t0_ns = dg_now_ns();
+    r->out->clock_wall_ns = dg_wall_ns();
     r->out->connect_ns = r->t0_ns - entered;
     if (cfg->duration_ns > 0 && cfg->transactions == 0)
         r->end_ns = r->t0_ns + cfg->warmup_ns + cfg->duration_ns;
@@ -1206,6 +1238,7 @@ static void open_gate(run *r, int nstarted, int64_t entered)
     pthread_cond_broadcast(&r->go_cond);
     pthread_mutex_unlock(&r->gate_lock);
     kick_schedulers(); /* fibers waiting at the gate */
+    return rc;
 }
 
 /* A run that could not start: once every terminal ended, the first terminal's own error
@@ -1452,7 +1485,9 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
         goto cleanup;
     int nstarted = 0;
     rc = start_terminals(&r, &nstarted, err);
-    open_gate(&r, nstarted, entered);
+    int gate_rc = open_gate(&r, nstarted, entered, rc ? NULL : err);
+    if (rc == 0)
+        rc = gate_rc;
     if (atomic_load(&r.start_failed)) {
         rc = start_error(&r, rc, err);
         goto cleanup;

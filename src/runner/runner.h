@@ -51,6 +51,10 @@ typedef struct dg_run_config {
      * running them all would have */
     int first_terminal;
     int whole_terminals;
+    /* the measured phase starts at this wall-clock time (ns since the epoch), the warmup
+     * before it; terminals not all connected by the warmup's start fail the run
+     * (DG_E_INVAL, "took N s to connect"). 0: the clock starts once they are */
+    int64_t start_at_wall_ns;
     int64_t duration_ns;     /* measured phase length; 0 when transactions > 0 */
     int64_t transactions;    /* per terminal; 0 = run for duration_ns */
     int64_t warmup_ns;
@@ -105,6 +109,8 @@ typedef struct dg_run_stats {
     dg_drain_stats drain_all;
     int64_t drain_ns;       /* from the deadline to the last completion (0: none after) */
     int64_t started_wall_ns;/* wall clock at the start of the run */
+    int64_t clock_wall_ns;  /* wall clock when the run's clock started (the gate opened:
+                               the warmup's start, else the measured phase's) */
     int64_t connect_ns;     /* opening and preparing every terminal's session, before t0 */
     int64_t close_ns;       /* from the last completion to every session closed */
     uint64_t reconnects;

@@ -65,6 +65,9 @@ typedef struct dg_session_config {
     const char *part_from;          /* "--part", "Kubernetes", "Slurm", "MPI" */
     int first_terminal;
     int whole_terminals;
+    int64_t start_at_ns;            /* --start-at: the measured phase's wall-clock start (0: as
+                                       soon as the terminals are connected) */
+    const char *start_at;           /* as given */
     int64_t duration_ns;            /* 0 with transactions > 0 */
     int64_t transactions;           /* per terminal; 0 = by duration */
     int64_t warmup_ns;

@@ -261,6 +261,10 @@ static dg_doc_run run_figures(const dg_session_config *cfg, const dg_conn *conn,
         .part_from = cfg->part_from,
         .first_terminal = cfg->first_terminal,
         .whole_terminals = cfg->whole_terminals,
+        .start_at = cfg->start_at,
+        .start_late_ms = st && cfg->start_at_ns
+                             ? (double)(st->clock_wall_ns + cfg->warmup_ns - cfg->start_at_ns) / 1e6
+                             : NAN,
         .duration_s = cfg->transactions ? NAN : (double)cfg->duration_ns / DG_NS_PER_S,
         .transactions_per_terminal = cfg->transactions,
         .warmup_s = (double)cfg->warmup_ns / DG_NS_PER_S,
@@ -657,6 +661,7 @@ static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
         .terminals = cfg->terminals,
         .first_terminal = cfg->first_terminal,
         .whole_terminals = cfg->whole_terminals,
+        .start_at_wall_ns = cfg->start_at_ns,
         .duration_ns = cfg->transactions ? 0 : cfg->duration_ns,
         .transactions = cfg->transactions,
         .warmup_ns = cfg->warmup_ns,

@@ -5,7 +5,8 @@
 # the tables grow by exactly the sum), tpcc's parts keep to their own range of home
 # warehouses (a part run alone writes orders to its warehouses only), --rate is shared
 # like the terminals, --part auto reads each launcher's variables, and what a part cannot
-# do is refused before anything runs (exit 1, no result file).
+# do is refused before anything runs (exit 1, no result file). --start-at: parts started
+# apart measure from one wall-clock time (never before it); a time past is refused.
 source "$(dirname "$0")/common.bash" || exit 1
 command -v sqlite3 >/dev/null || { echo "skip: sqlite3 shell not installed" >&2; exit 77; }
 q() { sqlite3 "$1" "$2"; }
@@ -68,6 +69,23 @@ json "$TMP/r.json" "d['run']['rate_tps'] == 20 and d['run']['terminals'] == 2" |
   || fail "part 0/2 of -c 3 -R 30: $(json "$TMP/r.json" "(d['run']['rate_tps'], d['run']['terminals'])")"
 grep -q "rate 20.0 of 30.0 tps" "$TMP/r.out" || { head -1 "$TMP/r.out"; fail "the header does not show the rate's share"; }
 
+# ---- --start-at: parts started apart measure from one wall-clock time ----------------------
+at=$(date -u -d '+5 seconds' +%Y-%m-%dT%H:%M:%SZ) # room to connect on a busy machine
+for k in 0 1; do
+  "$DBGAUGE" run --db "sqlite:$C" -w tpcc -c 2 -T 2s -P 1s --part $k/2 --seed 5 --start-at "$at" \
+    --json "$TMP/at$k.json" > "$TMP/at$k.out" 2> "$TMP/at$k.err" &
+  eval "pid$k=\$!"
+done
+wait "$pid0" || { cat "$TMP/at0.out" "$TMP/at0.err"; fail "part 0/2 with --start-at failed"; }
+wait "$pid1" || { cat "$TMP/at1.out" "$TMP/at1.err"; fail "part 1/2 with --start-at failed"; }
+for k in 0 1; do
+  grep -q "measuring from $at" "$TMP/at$k.out" || { head -1 "$TMP/at$k.out"; fail "part $k's header lacks the start time"; }
+  late=$(json "$TMP/at$k.json" "d['run']['start_late_ms']")
+  note "part $k/2: measured from $at, $late ms late"
+  json "$TMP/at$k.json" "d['run']['start_at'] == '$at' and 0 <= d['run']['start_late_ms'] < 2000 and d['run']['complete']" \
+    | grep -q True || fail "part $k/2: $(json "$TMP/at$k.json" "(d['run']['start_at'], d['run']['start_late_ms'], d['run']['complete'])")"
+done
+
 # ---- --part auto: each launcher's variables ----------------------------------------------
 auto() { # WANT_FROM WANT_INDEX WANT_COUNT ENV... -- ARGS...
   local from=$1 k=$2 n=$3
@@ -100,5 +118,9 @@ refused "--reload and --part exclude each other" --db "sqlite:$C" -c 2 --part 0/
 refused "no launcher's part number" --db "sqlite:$C" -c 2 --part auto --seed 1
 JOB_COMPLETION_INDEX=0 refused "add --parts N" --db "sqlite:$C" -c 2 --part auto --seed 1
 refused "docs does not run in parts" --db "sqlite:$C" -w docs -c 2 --part 0/2 --seed 1
+refused "is already past (now" --db "sqlite:$C" -c 2 --start-at 2020-01-01T00:00:00Z
+refused "is already past once --warmup is taken off" --db "sqlite:$C" -c 2 --warmup 1h \
+  --start-at "$(date -u -d '+10 minutes' +%Y-%m-%dT%H:%M:%SZ)"
+refused "expected an RFC 3339 time" --db "sqlite:$C" -c 2 --start-at "2030-01-01 00:00:00"
 refused "a part of a run does not load" --db "sqlite:$TMP/empty.db" -c 2 --part 0/2 --seed 1
-echo "6 passed, 0 failed"
+echo "7 passed, 0 failed"

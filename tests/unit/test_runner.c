@@ -610,6 +610,50 @@ static void test_start_failure(void)
     free_wl(wl);
 }
 
+/* A connect that returns only once the wall clock is past *arg: terminals that cannot be
+ * ready by a --start-at time, without a race (the clock passing it is the state). */
+static int late_connect(void *arg, const char *url, const dg_connopts *co, dg_conn **out,
+                        dg_err *err)
+{
+    const int64_t *until = arg;
+    while (dg_wall_ns() <= *until)
+        dg_sleep_ns(DG_NS_PER_MS);
+    return dg_connect(url, co, out, err);
+}
+
+static void test_start_at(void)
+{
+    twl w = {0};
+    dg_workload *wl = make_wl(&w, 1, 1);
+    ivsum s;
+    dg_run_config c = base_cfg(&s);
+    c.transactions = 50;
+    c.warmup_ns = 0;
+    c.start_at_wall_ns = dg_wall_ns() + 300 * DG_NS_PER_MS;
+    dg_run_stats st;
+    dg_err e;
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    DG_CHECK(st.complete);
+    DG_CHECK(st.clock_wall_ns >= c.start_at_wall_ns); /* never early */
+    DG_CHECK_INT(st.all[DG_PHASE_MEASURE].count, 200);
+    dg_run_stats_free(&st);
+
+    /* terminals still connecting at the start time: the run fails before measuring */
+    int64_t until = dg_wall_ns() + 200 * DG_NS_PER_MS;
+    c = base_cfg(&s);
+    c.duration_ns = DG_NS_PER_S;
+    c.start_at_wall_ns = until - 100 * DG_NS_PER_MS;
+    c.connect = late_connect;
+    c.connect_arg = &until;
+    int calls = atomic_load(&w.calls[0]) + atomic_load(&w.calls[1]);
+    dg_err_clear(&e);
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), DG_E_INVAL);
+    DG_CHECK(strstr(e.msg, "past the start time (--start-at)") != NULL);
+    DG_CHECK_INT(atomic_load(&w.calls[0]) + atomic_load(&w.calls[1]), calls);
+    dg_run_stats_free(&st);
+    free_wl(wl);
+}
+
 int main(void)
 {
     DG_RUN(test_transactions_exact);
@@ -624,6 +668,7 @@ int main(void)
     DG_RUN(test_think_time);
     DG_RUN(test_stop_request);
     DG_RUN(test_start_failure);
+    DG_RUN(test_start_at);
     /* the same tests on the events engine: terminals as fibers on 2 worker threads (the
      * test workload's waits are dg_sleep_ns, which park a fiber as a socket wait would) */
     g_workers = 2;
@@ -638,6 +683,7 @@ int main(void)
     DG_RUN_AS("test_rate/events", test_rate);
     DG_RUN_AS("test_think_time/events", test_think_time);
     DG_RUN_AS("test_stop_request/events", test_stop_request);
+    DG_RUN_AS("test_start_at/events", test_start_at);
     DG_RUN_AS("test_start_failure/events", test_start_failure);
     DG_TEST_END();
 }

@@ -392,8 +392,38 @@ static void test_known_bugs(void)
 }
 #endif
 
+static void test_rfc3339(void)
+{
+    int64_t t = 0;
+    DG_CHECK_INT(dg_parse_rfc3339("1970-01-01T00:00:00Z", &t), 0);
+    DG_CHECK_INT(t, 0);
+    DG_CHECK_INT(dg_parse_rfc3339("2026-12-06T01:00:00Z", &t), 0);
+    DG_CHECK_INT(t, INT64_C(1796518800) * DG_NS_PER_S);
+    char buf[32];
+    dg_format_iso8601(t, buf, sizeof buf);
+    DG_CHECK_STR(buf, "2026-12-06T01:00:00Z");
+    int64_t u = 0; /* the same instant with an offset, lower case, a fraction */
+    DG_CHECK_INT(dg_parse_rfc3339("2026-12-06t02:30:00.25+01:30", &u), 0);
+    DG_CHECK_INT(u, t + 250 * DG_NS_PER_MS);
+    DG_CHECK_INT(dg_parse_rfc3339("2026-12-05T19:00:00.000000001-06:00z", &u), -1);
+    DG_CHECK_INT(dg_parse_rfc3339("2026-12-05T19:00:00.000000001-06:00", &u), 0);
+    DG_CHECK_INT(u, t + 1);
+    DG_CHECK_INT(dg_parse_rfc3339("2024-02-29T12:00:00Z", &u), 0); /* leap day */
+    DG_CHECK_INT(dg_parse_rfc3339("2000-03-01T00:00:00Z", &u), 0);
+    DG_CHECK_INT(u, INT64_C(951868800) * DG_NS_PER_S);
+    static const char *const bad[] = {
+        "", "2026-12-06", "2026-12-06T01:00:00", "2026-12-06 01:00:00Z", "2026-13-06T01:00:00Z",
+        "2026-02-29T01:00:00Z", "1900-02-29T00:00:00Z", "2026-04-31T01:00:00Z", "2026-12-06T24:00:00Z",
+        "2026-12-06T01:60:00Z", "2026-12-06T01:00:60Z", "2026-12-06T01:00:00.Z",
+        "2026-12-06T01:00:00.0000000001Z", "2026-12-06T01:00:00+1:00", "2026-12-06T01:00:00+01",
+        "2026-12-06T01:00:00Z ", "+2026-12-06T01:00:00Z", "26-12-06T01:00:00Z", "now"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        DG_CHECK_INT(dg_parse_rfc3339(bad[i], &u), -1);
+}
+
 int main(void)
 {
+    DG_RUN(test_rfc3339);
     DG_RUN(test_parse_duration);
     DG_RUN(test_parse_size);
     DG_RUN(test_parse_int);
