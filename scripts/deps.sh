@@ -9,7 +9,7 @@ source "$(dirname "$0")/lib.bash"
 
 level=${1:-build}
 build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 libjansson-dev
-            libxml2-dev)
+            libxml2-dev zlib1g-dev)
 server_pkgs=(libpq-dev postgresql postgresql-contrib
              libmariadb-dev mariadb-server mariadb-client
              firebird-dev firebird3.0-server firebird3.0-utils

@@ -8,6 +8,7 @@
 #include "results/doc.h"
 
 #include "results/result.h"
+#include "stats/hdr_codec.h"
 
 #include <math.h>
 
@@ -193,6 +194,19 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
     for (int i = 0; i < iv->ntx; i++)
         json_object_set_new(txc, iv->tx_names[i], json_integer((json_int_t)iv->tx_counts[i]));
     json_object_set_new(j, "tx", txc);
+    if (iv->tx_hists) { /* exact per-type latencies, for merging parts and re-reading */
+        json_t *hj = json_object();
+        dg_strbuf sb = DG_STRBUF_INIT;
+        for (int i = 0; i < iv->ntx; i++) {
+            if (!iv->tx_hists[i] || !iv->tx_hists[i]->total)
+                continue;
+            dg_sb_reset(&sb);
+            if (dg_hdr_encode(iv->tx_hists[i], &sb) == 0)
+                json_object_set_new(hj, iv->tx_names[i], json_string(dg_sb_str(&sb)));
+        }
+        dg_sb_free(&sb);
+        json_object_set_new(j, "histograms", hj);
+    }
     const dg_sysdelta *sd = &iv->sys;
     json_object_set_new(j, "cpu_pct", dg_json_real(sd->cpu_pct));
     json_object_set_new(j, "cpu_user_pct", dg_json_real(sd->user_pct));

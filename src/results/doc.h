@@ -98,6 +98,8 @@ typedef struct dg_doc_interval {
     int ntx;                  /* per-type counts: tx_names[i] -> tx_counts[i] */
     const char *const *tx_names;
     const uint64_t *tx_counts;
+    const dg_hist *const *tx_hists; /* per-type latency histograms, written as HdrHistogram
+                                       V2 compressed base64 ("histograms"); NULL: none */
     dg_sysdelta sys;          /* host CPU, own CPU, disk */
     double cache_hit_pct, physical_reads; /* NaN: not published in the interval */
     int64_t db_size_bytes;

@@ -25,7 +25,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DG_RESULT_FORMAT 1
+/* 2: intervals carry per-type histograms ("histograms", HdrHistogram V2 compressed base64);
+ * run.part, run.start_at. Additive: a format 1 file reads as before. */
+#define DG_RESULT_FORMAT 2
 
 /* A new document with {"dbgauge": {"version", "format"}}. */
 json_t *dg_result_new(void);

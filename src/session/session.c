@@ -124,9 +124,11 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
     int ntx = iv->ntx;
     uint64_t *counts = xcalloc((size_t)ntx + 1, sizeof *counts);
     const char **names = xcalloc((size_t)ntx + 1, sizeof *names);
+    const dg_hist **hists = xcalloc((size_t)ntx + 1, sizeof *hists);
     for (int i = 0; i < ntx; i++) {
         names[i] = cfg->wl->tx[i].name;
         counts[i] = iv->tx[i].count;
+        hists[i] = &iv->tx[i].lat;
     }
     dg_doc_interval d = {
         .t_s = t_s,
@@ -143,6 +145,7 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
         .ntx = ntx,
         .tx_names = names,
         .tx_counts = counts,
+        .tx_hists = hists,
         .sys = *sd,
         .cache_hit_pct = hit_pct,
         .physical_reads = misses,
@@ -155,6 +158,7 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
     json_t *j = dg_doc_interval_json(&d);
     free(counts);
     free(names);
+    free(hists);
     return j;
 }
 

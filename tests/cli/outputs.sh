@@ -19,7 +19,7 @@ json_ok() { # FILE [KIND]: FILE is one JSON document (a result document of KIND)
 import json, sys
 d = json.load(open(sys.argv[1]))
 if len(sys.argv) > 2:
-    assert d["dbgauge"]["format"] == 1, d["dbgauge"]
+    assert d["dbgauge"]["format"] == 2, d["dbgauge"]
     kind = d.get("kind", "run")
     assert kind == sys.argv[2], "kind %r, wanted %r" % (kind, sys.argv[2])
 PY
@@ -197,7 +197,7 @@ for f in format-0 format-minus-1; do
   checks=$((checks + 1))
   v=${f#format-}; v=${v/minus-/-}
   set +e; "$DBGAUGE" report "$DG_FIXTURES/refused/$f.json" >"$TMP/fmt.out" 2>"$TMP/fmt.err"; rc=$?; set -e
-  [ $rc = 1 ] && grep -qF "$DG_FIXTURES/refused/$f.json: dbgauge.format $v is not a result format (this dbgauge reads format 1, an integer)" "$TMP/fmt.err" \
+  [ $rc = 1 ] && grep -qF "$DG_FIXTURES/refused/$f.json: dbgauge.format $v is not a result format (this dbgauge reads formats 1 to 2, an integer)" "$TMP/fmt.err" \
     && [ ! -s "$TMP/fmt.out" ] || fail "report $f.json: exit $rc: $(cat "$TMP/fmt.err")"
   checks=$((checks + 1))
   set +e; "$DBGAUGE" compare "$RES/small.json" "$DG_FIXTURES/refused/$f.json" -o "$TMP/fmt.txt" 2>"$TMP/fmt.err"; rc=$?; set -e

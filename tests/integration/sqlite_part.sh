@@ -39,6 +39,45 @@ note "two parts inserted $ins0 + $ins1 rows (errors $errs); the tables grew by $
 [ $((after - before)) = 200 ] || fail "the tables grew by $((after - before)), the parts inserted 200"
 "$DBGAUGE" check --db "sqlite:$A" -w tables -q > "$TMP/check.out" || { cat "$TMP/check.out"; fail "check after the parts' inserts"; }
 
+# every interval's per-type histograms (HdrHistogram V2 compressed, decoded here from the
+# format's description) hold exactly the interval's transactions of that type
+hdr_check() { # FILE
+  python3 - "$1" <<'PY'
+import base64, json, struct, sys, zlib
+def counts(b64):
+    raw = base64.b64decode(b64, validate=True)
+    cookie, n = struct.unpack(">iI", raw[:8])
+    assert cookie & ~0xF0 == 0x1C849304, hex(cookie)
+    inner = zlib.decompress(raw[8 : 8 + n])
+    cookie, plen, off, digits, low, high, ratio = struct.unpack(">iiiiqqd", inner[:40])
+    assert (cookie & ~0xF0, off, digits, low, high, ratio) == (0x1C849303, 0, 3, 1, 2**42 - 1, 1.0)
+    p, end, total = 40, 40 + plen, 0
+    while p < end:
+        v = shift = 0
+        for i in range(9):
+            b = inner[p]; p += 1
+            if i == 8:
+                v |= b << 56; break
+            v |= (b & 0x7F) << shift; shift += 7
+            if not b & 0x80:
+                break
+        v = (v >> 1) ^ -(v & 1)
+        total += v if v > 0 else 0
+    return total
+d = json.load(open(sys.argv[1]))
+for iv in d["intervals"]:
+    h = iv["histograms"]
+    for name, n in iv["tx"].items():
+        got = counts(h[name]) if name in h else 0
+        assert got == n, (iv["t_s"], name, got, n)
+print(sum(len(iv["histograms"]) for iv in d["intervals"]))
+PY
+}
+for k in 0 1; do
+  nh=$(hdr_check "$TMP/ins$k.json") || fail "part $k/2: interval histograms do not hold the interval's transactions"
+  [ "$nh" -gt 0 ] || fail "part $k/2: no interval histograms"
+done
+
 # ---- tpcc: a part's home warehouses ------------------------------------------------------
 C="$TMP/c.db"
 "$DBGAUGE" load --db "sqlite:$C" -w tpcc --scale 2 --seed 3 -q --no-results > /dev/null

@@ -99,7 +99,7 @@ static void test_new(void)
     DG_CHECK_STR(dg_res_str(doc, "dbgauge.version"), DG_VERSION);
     DG_CHECK(json_is_integer(dg_res_get(doc, "dbgauge.format")));
     DG_CHECK_INT(json_integer_value(dg_res_get(doc, "dbgauge.format")), DG_RESULT_FORMAT);
-    DG_CHECK_INT(DG_RESULT_FORMAT, 1);
+    DG_CHECK_INT(DG_RESULT_FORMAT, 2);
     json_decref(doc);
 
     json_t *r = dg_json_real(1.5);
@@ -440,31 +440,32 @@ static const struct {
                          leading "COL" stands for a column number ("FILE:LINE:COL: ...") */
 } reads[] = {
     {"ok.json", "{\"dbgauge\": {\"format\": 1}}", 0, NULL, NULL},
+    {"ok2.json", "{\"dbgauge\": {\"format\": 2}}", 0, NULL, NULL},
     /* formats start at 1: 0 and below were never written, the document is not ours */
     {"zero.json", "{\"dbgauge\": {\"format\": 0, \"version\": \"0.0.1\"}}", DG_E_PARSE,
-     ": dbgauge.format 0 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+     ": dbgauge.format 0 is not a result format (this dbgauge reads formats 1 to 2, an integer)", NULL},
     {"minus.json", "{\"dbgauge\": {\"format\": -1}}", DG_E_PARSE,
-     ": dbgauge.format -1 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+     ": dbgauge.format -1 is not a result format (this dbgauge reads formats 1 to 2, an integer)", NULL},
     {"nullfmt.json", "{\"dbgauge\": {\"format\": null}}", DG_E_PARSE,
-     ": dbgauge.format null is not a result format (this dbgauge reads format 1, an integer)",
+     ": dbgauge.format null is not a result format (this dbgauge reads formats 1 to 2, an integer)",
      NULL},
     {"longfmt.json", "{\"dbgauge\": {\"format\": \"0123456789012345678901234567890123456789\"}}",
      DG_E_PARSE,
      ": dbgauge.format \"012345678901234567890123456789012345678... is not a result format (this "
-     "dbgauge reads format 1, an integer)",
+     "dbgauge reads formats 1 to 2, an integer)",
      NULL},
     /* the number in the message is checked in test_known_bugs */
-    {"newer.json", "{\"dbgauge\": {\"format\": 2}}", DG_E_PARSE, ": result format ",
-     " is newer than this dbgauge understands (1)"},
+    {"newer.json", "{\"dbgauge\": {\"format\": 3}}", DG_E_PARSE, ": result format ",
+     " is newer than this dbgauge understands (2)"},
     {"much-newer.json", "{\"dbgauge\": {\"format\": 12345678901}}", DG_E_PARSE,
-     ": result format ", " is newer than this dbgauge understands (1)"},
+     ": result format ", " is newer than this dbgauge understands (2)"},
     {"plain.json", "{\"a\": 1}", DG_E_PARSE, ": not a dbgauge result file (no dbgauge.format)",
      NULL},
     {"array.json", "[1, 2]", DG_E_PARSE, ": not a dbgauge result file (no dbgauge.format)", NULL},
     {"strfmt.json", "{\"dbgauge\": {\"format\": \"1\"}}", DG_E_PARSE,
-     ": dbgauge.format \"1\" is not a result format (this dbgauge reads format 1, an integer)", NULL},
+     ": dbgauge.format \"1\" is not a result format (this dbgauge reads formats 1 to 2, an integer)", NULL},
     {"realfmt.json", "{\"dbgauge\": {\"format\": 1.0}}", DG_E_PARSE,
-     ": dbgauge.format 1.0 is not a result format (this dbgauge reads format 1, an integer)", NULL},
+     ": dbgauge.format 1.0 is not a result format (this dbgauge reads formats 1 to 2, an integer)", NULL},
     {"flat.json", "{\"dbgauge\": 1}", DG_E_PARSE,
      ": not a dbgauge result file (no dbgauge.format)", NULL},
     {"malformed.json", "{\"dbgauge\": {\"format\": 1},\n  \"x\": }\n", DG_E_PARSE, ":2:",
@@ -743,14 +744,15 @@ static void test_getters(void)
 /* Regression (src/results/result.c, dg_result_read): for a newer format, the document was
  * freed (json_decref) before the message read the format number from it, a read after
  * free inside jansson (so ASan did not see it; valgrind does). The message showed
- * whatever the freed memory held: "result format 0 is newer ..." for a file with format 2. */
+ * whatever the freed memory held: "result format 0 is newer ..." for a file with format 2
+ * (then the first newer than this dbgauge's). */
 static void test_newer_format_message(void)
 {
     char dir[256], path[512], want[1024];
     subdir("kb", dir, sizeof dir);
     static const struct {
         const char *text, *number;
-    } cases[] = {{"{\"dbgauge\": {\"format\": 2}}", "2"},
+    } cases[] = {{"{\"dbgauge\": {\"format\": 3}}", "3"},
                  {"{\"dbgauge\": {\"format\": 12345678901}}", "12345678901"}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         snprintf(path, sizeof path, "%s/newer%zu.json", dir, i);
@@ -759,7 +761,7 @@ static void test_newer_format_message(void)
         dg_err e = DG_ERR_INIT;
         DG_CHECK_INT(dg_result_read(path, &out, &e), DG_E_PARSE);
         snprintf(want, sizeof want,
-                 "%s: result format %s is newer than this dbgauge understands (1)", path,
+                 "%s: result format %s is newer than this dbgauge understands (2)", path,
                  cases[i].number);
         DG_CHECK_STR(e.msg, want);
     }
