@@ -43,6 +43,7 @@ int main(int argc, char **argv)
     case DG_CMD_SWEEP: status = dg_cmd_sweep(&o); break;
     case DG_CMD_REPORT: status = dg_cmd_report(&o); break;
     case DG_CMD_COMPARE: status = dg_cmd_compare(&o); break;
+    case DG_CMD_MERGE: status = dg_cmd_merge(&o); break;
     case DG_CMD_NONE: break;
     }
     dg_cli_free(&o);

@@ -18,6 +18,7 @@ int dg_cmd_list(dg_options *o);
 int dg_cmd_sweep(dg_options *o);
 int dg_cmd_report(dg_options *o);
 int dg_cmd_compare(dg_options *o);
+int dg_cmd_merge(dg_options *o);
 
 /* Shared by report and compare: prints an input error, "FILE:LINE:COL: error: ..." as it
  * is and other messages as "dbgauge: error: ...". */

@@ -45,7 +45,7 @@ typedef enum kind {
 #define RUNLOAD (RUNS | DG_CMD_LOAD)
 #define REPORTS (DG_CMD_REPORT | DG_CMD_COMPARE)
 /* commands that take positional FILE|DIR arguments */
-#define POSITIONAL REPORTS
+#define POSITIONAL (REPORTS | DG_CMD_MERGE)
 
 typedef struct optdef {
     const char *lname;
@@ -94,7 +94,7 @@ static const optdef optdefs[] = {
      0, 0},
     {"wl-opt", 0, K_SETTING, "NAME=VALUE", ALL, "workload-specific option; repeatable", F(wlopt),
      F(nwlopt), 0, 0, 0},
-    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS, "print only results and errors",
+    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS | DG_CMD_MERGE, "print only results and errors",
      F(quiet), 0, 0, 0, 0},
 
     {"terminals", 'c', K_INT, "N", RUNS, "concurrent terminals (threads+connections; default 1)",
@@ -184,7 +184,7 @@ static const optdef optdefs[] = {
     {"size", 0, K_SIZE, "SIZE", RUNLOAD, "pick the scale for about this database size (e.g. 5GB)",
      F(size_bytes), 0, 0, 1, 1e15},
 
-    {"output", 'o', K_STRING, "FILE", REPORTS, "write to FILE (atomically; a device or fifo in place) instead of standard output",
+    {"output", 'o', K_STRING, "FILE", REPORTS | DG_CMD_MERGE, "write to FILE (atomically; a device or fifo in place) instead of standard output",
      F(output), 0, 0, 0, 0},
     {"format", 0, K_STRING, "FMT", REPORTS,
      "html, text, markdown, csv or json (default: html when FILE ends in .html, else text)",
@@ -194,7 +194,7 @@ static const optdef optdefs[] = {
      "tx_p95, or a workload metric (tpmC, GB_per_h, ...)",
      F(metric), 0, 0, 0, 0},
 
-    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS, "show this help", F(help), 0, 0, 0, 0},
+    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS | DG_CMD_MERGE, "show this help", F(help), 0, 0, 0, 0},
 };
 #define NOPTS (sizeof optdefs / sizeof optdefs[0])
 
@@ -216,6 +216,8 @@ static const struct {
      "dbgauge report [OPTIONS] FILE|DIR..."},
     {"compare", DG_CMD_COMPARE, "compare two runs or sweeps, with confidence intervals",
      "dbgauge compare [OPTIONS] A B   (result files, or directories matched point by point)"},
+    {"merge", DG_CMD_MERGE, "one result from the parts of a run split over processes (--part)",
+     "dbgauge merge [OPTIONS] PART.json...   (every part of one run, once)"},
 };
 #define NCMDS (sizeof commands / sizeof commands[0])
 
@@ -689,6 +691,8 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return DG_E_INVAL;
         dg_url_free(&u);
     }
+    if (o->cmd == DG_CMD_MERGE && o->nargs < 1)
+        return dg_err_fail(err, DG_E_INVAL, "merge needs the result files of a run's parts (PART.json...)");
     if (o->cmd & REPORTS) {
         dg_rep_format f;
         if (o->cmd == DG_CMD_REPORT && o->nargs < 1)
@@ -879,7 +883,12 @@ void dg_cli_help(FILE *out, dg_command cmd)
                      d->metavar ? d->metavar : "");
         fprintf(out, "  %-28s %s\n", left, d->help);
     }
-    if (cmd & REPORTS) {
+    if (cmd == DG_CMD_MERGE) {
+        fputs("\nPART.json: the result file of each part of one run (run --part K/N, with one\n"
+              "--start-at). See docs/usage.md.\n", out);
+        fputs("exit status: 0 merged, 1 usage error or parts that do not belong together (nothing\n"
+              "written), 2 merged but a part did not complete its run\n", out);
+    } else if (cmd & REPORTS) {
         fputs("\nDIR: a sweep directory (experiment.json + one result file per point) or any\n"
               "directory of result files. See docs/reports.md.\n", out);
         fputs("exit status: 0 success, 1 usage error or unreadable input (nothing written)\n", out);

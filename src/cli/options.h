@@ -27,6 +27,7 @@ typedef enum dg_command {
     DG_CMD_SWEEP = 1 << 8,
     DG_CMD_REPORT = 1 << 9,
     DG_CMD_COMPARE = 1 << 10,
+    DG_CMD_MERGE = 1 << 11,
 } dg_command;
 
 #define DG_MAX_LIST 64

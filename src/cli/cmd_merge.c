@@ -1,0 +1,66 @@
+/*
+ * cmd_merge.c - `dbgauge merge PART.json... [-o FILE]`: the result files of the parts of one
+ * run (run --part K/N --start-at T) as one result file (results/merge.h). Exit 0, 1 when the
+ * parts do not belong together or cannot be read (nothing written), 2 when the merged run
+ * is incomplete because a part's was.
+ */
+#include "cli/commands.h"
+
+#include "core/file.h"
+#include "core/log.h"
+#include "core/xalloc.h"
+#include "results/merge.h"
+#include "results/result.h"
+
+#include <stdlib.h>
+
+#include <stdio.h>
+
+int dg_cmd_merge(dg_options *o)
+{
+    int n = o->nargs;
+    json_t **docs = xcalloc((size_t)n, sizeof *docs);
+    const char **paths = xcalloc((size_t)n, sizeof *paths);
+    json_t *merged = NULL;
+    dg_err err;
+    dg_err_clear(&err);
+    int status = 1;
+    for (int i = 0; i < n; i++) {
+        paths[i] = o->args[i];
+        if (o->output && dg_file_same(o->output, paths[i])) {
+            dg_log_error("output '%s' is the input '%s': the merge would overwrite it (nothing "
+                         "was written; choose another -o)",
+                         o->output, paths[i]);
+            goto out;
+        }
+        if (dg_result_read(paths[i], &docs[i], &err)) {
+            dg_cli_input_error(&err);
+            goto out;
+        }
+    }
+    bool complete = true;
+    if (dg_result_merge(docs, paths, n, &merged, &complete, &err)) {
+        dg_log_error("%s", err.msg);
+        goto out;
+    }
+    const char *to = o->output ? o->output : "-";
+    if (dg_result_write(merged, to, &err)) {
+        dg_log_error("%s", err.msg);
+        goto out;
+    }
+    if (!dg_file_is_stdout(to))
+        dg_log_info("merged %d parts: %s", n, to);
+    if (!complete) {
+        dg_log_error("the merged run is incomplete: %s", dg_res_str(merged, "run.stop_reason"));
+        status = 2;
+        goto out;
+    }
+    status = 0;
+out:
+    json_decref(merged);
+    for (int i = 0; i < n; i++)
+        json_decref(docs[i]);
+    free(docs);
+    free(paths);
+    return status;
+}

@@ -1,0 +1,36 @@
+/*
+ * merge.h - the result documents of the parts of one run (--part K/N) as one document:
+ * counts added, histograms added bucket by bucket and every percentile recomputed from
+ * the sum, so the merged result is what one process running every terminal would have
+ * recorded (within the histograms' 1/1024 resolution, as any of dbgauge's percentiles).
+ *
+ * Parts belong together when each is a finished run's result (format 2: per-interval
+ * histograms) with run.part, their indices are 0 ... N-1 exactly once, and they agree on
+ * the version, workload, its hash, scale, backend, database, mix, seed, the whole run's
+ * terminals, duration or transaction count, warmup, interval, pacing and --start-at; each
+ * started measuring within the alignment tolerance of --start-at (DG_MERGE_SKEW).
+ *
+ * What cannot be added is kept apart: each part's host, client CPU and disk figures and
+ * workload percentages are listed in "parts" (and per interval in "by_part"); the
+ * database-wide figures (server, cache hit ratio, database size, server commits) are part
+ * 0's reading of the one server.
+ */
+#ifndef DG_RESULTS_MERGE_H
+#define DG_RESULTS_MERGE_H
+
+#include "core/err.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* The largest lateness of a part's measured start, against --start-at, that merge accepts:
+ * 1% of the interval, and never under this many ms (a busy machine's wake-up). */
+#define DG_MERGE_SKEW_MIN_MS 50.0
+
+/* Merges docs[0..n) (read from paths[i], named in messages) into *out. 0, or DG_E_INVAL
+ * with a message naming the field, the files and both values. *complete is false when a
+ * part did not complete its run (the merged run.complete says which). */
+int dg_result_merge(json_t *const *docs, const char *const *paths, int n, json_t **out,
+                    bool *complete, dg_err *err);
+
+#endif
