@@ -25,30 +25,10 @@ parts p -T 3s -P 1s --start-at "$at"
 "$DBGAUGE" merge "$TMP/p1.json" "$TMP/p0.json" -o "$TMP/m.json" 2> "$TMP/merge.err" \
   || { cat "$TMP/merge.err"; fail "merge of two parts"; }
 
-python3 - "$TMP/p0.json" "$TMP/p1.json" "$TMP/m.json" <<'PY' || fail "the merged result is not the parts' sum"
-import base64, json, struct, sys, zlib
-def counts(b64):  # HdrHistogram V2 compressed -> {index: count}
-    raw = base64.b64decode(b64, validate=True)
-    inner = zlib.decompress(raw[8 : 8 + struct.unpack(">I", raw[4:8])[0]])
-    plen = struct.unpack(">i", inner[4:8])[0]
-    p, end, idx, out = 40, 40 + plen, 0, {}
-    while p < end:
-        v = shift = 0
-        for i in range(9):
-            b = inner[p]; p += 1
-            if i == 8:
-                v |= b << 56; break
-            v |= (b & 0x7F) << shift; shift += 7
-            if not b & 0x80:
-                break
-        v = (v >> 1) ^ -(v & 1)
-        if v < 0:
-            idx -= v
-        else:
-            if v:
-                out[idx] = v
-            idx += 1
-    return out
+HDR_PY="$DG_SRC/tests/integration" python3 - "$TMP/p0.json" "$TMP/p1.json" "$TMP/m.json" <<'PY' || fail "the merged result is not the parts' sum"
+import json, os, sys
+sys.path.insert(0, os.environ["HDR_PY"])
+from hdr_decode import counts
 a, b, m = (json.load(open(f)) for f in sys.argv[1:])
 assert m["run"]["terminals"] == 4 and "part" not in m["run"] and m["run"]["complete"], m["run"]
 assert [p["index"] for p in m["parts"]] == [0, 1], m["parts"]
