@@ -1,6 +1,8 @@
 /* pgcopy.c - PostgreSQL binary COPY fields (see pgcopy.h). */
 #include "backend/pgcopy.h"
 
+#include "core/clock.h"
+
 #include <ctype.h>
 #include <strings.h>
 #include <stdint.h>
@@ -279,16 +281,6 @@ static size_t numeric_int(int64_t unscaled, int scale, char *out)
 
 /* ---- dates --------------------------------------------------------------------------------- */
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
-static int64_t days_from_civil(int64_t y, int m, int d)
-{
-    y -= m <= 2;
-    int64_t era = (y >= 0 ? y : y - 399) / 400;
-    int64_t yoe = y - era * 400;
-    int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
 
 static int days_in_month(int y, int m)
 {
@@ -324,7 +316,7 @@ static bool parse_stamp(const char *p, size_t len, bool date_only, int64_t *out)
         return false;
     if (y < 1 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo))
         return false;
-    int64_t days = days_from_civil(y, mo, d) - PG_EPOCH_DAYS;
+    int64_t days = dg_days_from_civil(y, mo, d) - PG_EPOCH_DAYS;
     if (date_only) {
         *out = days;
         return p == e;

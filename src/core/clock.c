@@ -57,8 +57,7 @@ static int digits(const char **p, int n)
     return v;
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar. */
-static int64_t days_from_civil(int64_t y, int m, int d)
+int64_t dg_days_from_civil(int64_t y, int m, int d)
 {
     y -= m <= 2;
     int64_t era = (y >= 0 ? y : y - 399) / 400;
@@ -125,7 +124,7 @@ int dg_parse_rfc3339(const char *s, int64_t *wall_ns)
     }
     if (*p)
         return -1;
-    int64_t t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off_s;
+    int64_t t = dg_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec - off_s;
     *wall_ns = t * DG_NS_PER_S + frac;
     return 0;
 }

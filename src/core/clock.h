@@ -32,6 +32,9 @@ void dg_sleep_ns(int64_t ns);
 /* Formats wall time `wall_ns` as ISO-8601 UTC ("2026-12-02T15:04:05Z") into buf. */
 void dg_format_iso8601(int64_t wall_ns, char *buf, size_t len);
 
+/* Days from 1970-01-01 to y-m-d (m 1-12) in the proleptic Gregorian calendar. */
+int64_t dg_days_from_civil(int64_t y, int m, int d);
+
 /* Parses an RFC 3339 date-time ("2026-12-06T01:00:00Z", "2026-12-06T01:00:00.250Z",
  * "2026-12-06T02:00:00+01:00"; 'T' or 't', 'Z' or 'z' or an offset, seconds 00-59, a
  * fraction to 9 digits) into wall time ns since the epoch. 0, or -1 when s is not one. */
