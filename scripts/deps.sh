@@ -14,6 +14,7 @@ server_pkgs=(libpq-dev postgresql postgresql-contrib
              libmariadb-dev mariadb-server mariadb-client
              firebird-dev firebird3.0-server firebird3.0-utils
              libclang-rt-14-dev clang python3 python3-html5lib chromium
+             openssh-server openssh-client # a private sshd: --server-host tests
              llvm valgrind) # llvm: llvm-symbolizer for ASan/libFuzzer stack traces
 bench_pkgs=(sysbench)
 

@@ -121,7 +121,8 @@ void dg_conn_base_free(dg_conn *c)
 {
     free(c->url_redacted);
     free(c->data_path);
-    c->url_redacted = c->data_path = NULL;
+    free(c->server_dir);
+    c->url_redacted = c->data_path = c->server_dir = NULL;
 }
 
 /* ---- URLs ------------------------------------------------------------------------------ */
@@ -920,6 +921,18 @@ void dg_conn_set_local_data(dg_conn *c, const char *dir)
         return;
     free(c->data_path);
     c->data_path = xstrdup(dir);
+}
+
+void dg_conn_set_server_facts(dg_conn *c, const char *host, const char *dir, int pid)
+{
+    c->server_local = dg_host_is_local(host);
+    c->server_pid = pid > 0 ? pid : 0;
+    if (dir && *dir) {
+        free(c->server_dir);
+        c->server_dir = xstrdup(dir);
+        if (c->server_local)
+            dg_conn_set_local_data(c, dir);
+    }
 }
 
 int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *index_bytes,

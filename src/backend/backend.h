@@ -341,6 +341,9 @@ struct dg_backend {
     /* What happens to a setting not in `options`, one line (e.g. "runs as PRAGMA
      * NAME=VALUE"); NULL: such a setting is refused */
     const char *other_options;
+    /* The names of the server's processes on its host ("postgres"; space-separated),
+     * for the server host sampler; NULL for an engine that runs in dbgauge's process */
+    const char *server_comms;
 
     int (*connect)(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err);
     void (*close)(dg_conn *c);
@@ -416,6 +419,12 @@ struct dg_conn {
                            database file the engine opens in-process (SQLite, embedded
                            Firebird), or a local server's data directory or database file
                            (dg_conn_set_local_data); else NULL. The host facts' disk */
+    char *server_dir;   /* owned; a server's data directory or database file as the server
+                           reports it, wherever the server runs (the server host sampler's
+                           data device); NULL if unknown or embedded */
+    int server_pid;     /* the server process serving this connection on its host (0:
+                           unknown) */
+    bool server_local;  /* a server reached on this machine (dg_host_is_local) */
     bool in_tx;         /* maintained by the wrappers below */
 };
 
@@ -652,6 +661,11 @@ bool dg_host_is_local(const char *host);
 /* Sets c->data_path to dir when it exists here (a server on this machine: its data
  * directory or database file, whose disk the monitor then watches); nothing otherwise. */
 void dg_conn_set_local_data(dg_conn *c, const char *dir);
+
+/* Records where a server reached at host keeps its data (dir, as the server reports it;
+ * NULL if unknown) and the process serving c (pid; 0 if unknown): c->server_dir,
+ * server_pid, server_local, and c->data_path when the server is on this machine. */
+void dg_conn_set_server_facts(dg_conn *c, const char *host, const char *dir, int pid);
 
 /* Counts '?' placeholders outside quotes and comments. */
 int dg_sql_count_params(const char *sql);

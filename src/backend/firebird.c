@@ -549,8 +549,8 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
         c->base.caps |= DG_CAP_EMBEDDED;
         if (access(url->path, F_OK) == 0) /* a file, not an alias of databases.conf */
             c->base.data_path = xstrdup(url->path);
-    } else if (dg_host_is_local(url->host)) { /* a server here: its database file's disk */
-        dg_conn_set_local_data(&c->base, url->path);
+    } else { /* a server: its database file's disk (an alias is no path: no disk) */
+        dg_conn_set_server_facts(&c->base, url->host, url->path && url->path[0] == '/' ? url->path : NULL, 0);
     }
     /* Classic and SuperClassic give every attachment a page cache of its own */
     if (c->db_class != isc_info_db_class_server_access)
@@ -1471,6 +1471,7 @@ const dg_backend dg_backend_firebird = {
     .caps = DG_CAP_CONCURRENT_WRITERS,
     .dialect = &firebird_dialect,
     .options = backend_options,
+    .server_comms = "firebird fbserver fb_smp_server fb_inet_server",
     .other_options = NULL,
     .connect = fb_connect,
     .close = fb_close,

@@ -642,13 +642,13 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->nonblock = dg_waiter_get() != NULL; /* a fiber of the events engine */
     if ((rc = dg_mysql_open_session(c, &c->my, err)) != 0)
         goto fail;
-    if (opts->local_facts && dg_host_is_local(url->host)) { /* its data directory's disk */
+    if (opts->local_facts) { /* its data directory's disk (the server is one process: no
+                                pid needed to find it) */
         MYSQL_RES *res = NULL;
         dg_err ignored = DG_ERR_INIT;
         if (dg_mysql_query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {
             MYSQL_ROW row = dg_my.mysql_fetch_row(res);
-            if (row && row[0])
-                dg_conn_set_local_data(&c->base, row[0]);
+            dg_conn_set_server_facts(&c->base, url->host, row ? row[0] : NULL, 0);
             dg_my.mysql_free_result(res);
         }
     }
@@ -1277,6 +1277,7 @@ const dg_backend dg_backend_mysql = {
     .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING,
     .dialect = &mysql_dialect,
     .options = backend_options,
+    .server_comms = "mariadbd mysqld",
     .other_options = "any other name becomes SET SESSION NAME = VALUE while connecting, checked "
                      "by the server",
     .connect = my_connect,

@@ -658,12 +658,15 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     rc = dg_postgres_open_session(c, &c->pg, err);
     if (rc)
         goto fail;
-    if (opts->local_facts && dg_host_is_local(url->host)) {
+    if (opts->local_facts) {
         /* the server's data directory, for its disk (superusers and pg_read_all_settings
-         * may read it; others get an error, and no disk) */
-        PGresult *r = run_sql(c, "SELECT current_setting('data_directory', true)");
-        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
-            dg_conn_set_local_data(&c->base, PQgetvalue(r, 0, 0));
+         * may read it; others get NULL, and no disk), and the backend serving us: its
+         * parent is the postmaster, whose children are the server's processes */
+        PGresult *r = run_sql(c, "SELECT current_setting('data_directory', true), pg_backend_pid()");
+        if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+            dg_conn_set_server_facts(&c->base, url->host,
+                                     PQgetisnull(r, 0, 0) ? NULL : PQgetvalue(r, 0, 0),
+                                     atoi(PQgetvalue(r, 0, 1)));
         PQclear(r);
     }
     PQconninfoFree(defs);
@@ -1272,6 +1275,7 @@ const dg_backend dg_backend_postgres = {
     .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING | DG_CAP_PIPELINE,
     .dialect = &postgres_dialect,
     .options = backend_options,
+    .server_comms = "postgres postmaster",
     .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "
                      "a server setting sent at start-up (-c NAME=VALUE), checked by the server",
     .connect = pg_connect,

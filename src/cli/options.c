@@ -12,6 +12,7 @@
 #include "core/units.h"
 #include "core/xalloc.h"
 #include "experiment/sweep.h"
+#include "monitor/srvhost.h"
 #include "report/render.h"
 
 #include <ctype.h>
@@ -125,6 +126,11 @@ static const optdef optdefs[] = {
      "start measuring at this wall-clock time (RFC 3339, e.g. 2026-12-06T01:00:00Z; after "
      "--warmup): processes started apart share their interval boundaries",
      F(start_at), 0, 0, 0, 0},
+    {"server-host", 0, K_STRING, "TARGET", RUNS,
+     "the database server's host, for its CPU, disk, memory and processes in every interval: "
+     "ssh://[USER@]HOST[:PORT] (your ssh; nothing installed there), local (this machine's "
+     "/proc: the default when the server is on it) or none",
+     F(server_host), 0, 0, 0, 0},
     {"parts", 0, K_INT, "N", DG_CMD_RUN,
      "--part auto in a Kubernetes Indexed Job: the number of parts (the Job's completions)",
      F(parts), 0, 0, 1, 10000},
@@ -754,6 +760,9 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL,
                                "--start-at %s is more than 7 days away (now %s)", o->start_at, shown);
     }
+    if (o->server_host && strcmp(o->server_host, "none") != 0 &&
+        dg_srvhost_check_target(o->server_host, err) != 0)
+        return DG_E_INVAL;
     if (o->size_bytes && o->scale)
         return dg_err_fail(err, DG_E_INVAL, "--size and --scale exclude each other");
     if (o->rows && (o->scale || o->size_bytes))

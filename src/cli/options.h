@@ -84,6 +84,7 @@ typedef struct dg_options {
     bool reload;               /* --reload: drop and load the workload before running */
     const char *start_at;      /* --start-at TIME (RFC 3339) */
     int64_t start_at_ns;       /* its wall time, ns since the epoch (0: none) */
+    const char *server_host;   /* --server-host (NULL: automatic) */
     const char *part_spec;     /* --part K/N or auto */
     int64_t parts;             /* --parts N (--part auto in a Kubernetes Indexed Job) */
     int part_k, part_n;        /* resolved by dg_cli_validate(): part K of N; N 0 = whole run */

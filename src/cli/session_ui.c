@@ -73,6 +73,7 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->no_table_stats = o->no_table_stats;
     cfg->start_at_ns = o->start_at_ns;
     cfg->start_at = o->start_at;
+    cfg->server_host = o->server_host;
     cfg->terminals = (int)o->terminals;
     cfg->whole_terminals = (int)o->terminals;
     if (o->part_n > 1) { /* this process runs its share of the terminals and of the rate */

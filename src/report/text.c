@@ -26,6 +26,43 @@ static double num(const json_t *o, const char *path)
     return dg_res_num(o, path, NAN);
 }
 
+/* "server host (SOURCE): CPU 61%, server processes 88% of a core, vda 3583 IOPS (32%
+ * busy), 2.15 I/O per transaction, memory 2% used, load 1.17" */
+static void server_host_line(FILE *out, const json_t *sh)
+{
+    if (!sh)
+        return;
+    const char *src = dg_res_str(sh, "source"), *status = dg_res_str(sh, "status");
+    const char *dev = dg_res_str(sh, "device");
+    src = src ? src : "?";
+    if (!status || strcmp(status, "ok") != 0) {
+        fprintf(out, "  server host (%s): no figures (%s)\n", src,
+                json_is_true(json_object_get(sh, "lost")) ? "the ssh session ended" : "no sample in time");
+        return;
+    }
+    char buf[320] = "";
+    size_t n = 0;
+    double v;
+    if (isfinite(v = num(sh, "cpu_pct")))
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "CPU %.0f%%, ", v);
+    if (isfinite(v = num(sh, "server_cpu_pct")))
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "server processes %.0f%% of a core, ", v);
+    if (isfinite(v = num(sh, "iops")))
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %.0f IOPS (%.0f%% busy), ",
+                              dev && *dev ? dev : "disk", v, num(sh, "disk_util_pct"));
+    if (isfinite(v = num(sh, "io_per_tx")))
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%.2f I/O per transaction, ", v);
+    if (isfinite(v = num(sh, "mem_used_pct")))
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "memory %.0f%% used, ", v);
+    if (isfinite(v = num(sh, "load1")))
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "load %.2f, ", v);
+    if (n > 2) {
+        buf[n - 2] = '\0';
+        fprintf(out, "  server host (%s): %s%s\n", src, buf,
+                json_is_true(json_object_get(sh, "lost")) ? " (then the ssh session ended)" : "");
+    }
+}
+
 void dg_report_text_run(FILE *out, const json_t *doc)
 {
     const json_t *run = dg_res_get(doc, "run");
@@ -106,6 +143,7 @@ void dg_report_text_run(FILE *out, const json_t *doc)
             buf[n - 2] = '\0';
             fprintf(out, "  monitor: %s\n", buf);
         }
+        server_host_line(out, dg_res_get(m, "server_host"));
     }
     json_t *e;
     json_array_foreach(dg_res_get(doc, "errors"), i, e)

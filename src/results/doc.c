@@ -172,6 +172,35 @@ json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, boo
 
 /* ---- intervals ------------------------------------------------------------------------------ */
 
+/* The server host's figures: "status" ok (with the figures), late or lost. */
+static json_t *server_host_json(dg_doc_server_status st, const dg_srvdelta *d)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "status", json_string(st == DG_DOC_SERVER_OK     ? "ok"
+                                                 : st == DG_DOC_SERVER_LATE ? "late"
+                                                                            : "lost"));
+    if (st != DG_DOC_SERVER_OK)
+        return j;
+    json_object_set_new(j, "seconds", dg_json_real(d->seconds));
+    json_object_set_new(j, "cpu_pct", dg_json_real(d->cpu_pct));
+    json_object_set_new(j, "cpu_user_pct", dg_json_real(d->user_pct));
+    json_object_set_new(j, "cpu_sys_pct", dg_json_real(d->sys_pct));
+    json_object_set_new(j, "cpu_iowait_pct", dg_json_real(d->iowait_pct));
+    json_object_set_new(j, "cpu_steal_pct", dg_json_real(d->steal_pct));
+    json_object_set_new(j, "server_cpu_pct", dg_json_real(d->procs_cpu_pct));
+    json_object_set_new(j, "server_procs", json_integer(d->procs));
+    json_object_set_new(j, "disk_reads", dg_json_real(d->disk_reads));
+    json_object_set_new(j, "disk_writes", dg_json_real(d->disk_writes));
+    json_object_set_new(j, "iops", dg_json_real(d->iops));
+    json_object_set_new(j, "read_mb_s", dg_json_real(d->read_mb_s));
+    json_object_set_new(j, "write_mb_s", dg_json_real(d->write_mb_s));
+    json_object_set_new(j, "disk_util_pct", dg_json_real(d->util_pct));
+    json_object_set_new(j, "mem_used_pct", dg_json_real(d->mem_used_pct));
+    json_object_set_new(j, "mem_available_bytes", dg_json_real(d->mem_available_bytes));
+    json_object_set_new(j, "load1", dg_json_real(d->load1));
+    return j;
+}
+
 json_t *dg_doc_interval_json(const dg_doc_interval *iv)
 {
     json_t *j = json_object();
@@ -227,6 +256,8 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
     json_object_set_new(j, "active_terminals", json_integer(iv->active_terminals));
     if (!isnan(iv->lag_p99_ms))
         json_object_set_new(j, "schedule_lag_ms_p99", dg_json_real(iv->lag_p99_ms));
+    if (iv->server_status != DG_DOC_SERVER_NONE)
+        json_object_set_new(j, "server_host", server_host_json(iv->server_status, &iv->server));
     return j;
 }
 
@@ -277,6 +308,32 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
             notes, json_sprintf("the database did not answer its statistics query in time in %d "
                                 "interval%s (the server was stalled or slow): %s database figures are null",
                                 late, late == 1 ? "" : "s", late == 1 ? "its" : "their"));
+    const dg_doc_server_host *sh = mo->server_host;
+    if (sh) {
+        json_t *j = sh->have_totals ? server_host_json(DG_DOC_SERVER_OK, &sh->totals)
+                                    : server_host_json(sh->lost ? DG_DOC_SERVER_LOST
+                                                                : DG_DOC_SERVER_LATE, NULL);
+        json_object_set_new(j, "source", json_string(sh->source));
+        json_object_set_new(j, "device", json_string(sh->device));
+        json_object_set_new(j, "data_dir", json_string(sh->data_dir));
+        json_object_set_new(j, "root_pid", json_integer(sh->root_pid));
+        json_object_set_new(j, "late_intervals", json_integer(sh->late_intervals));
+        json_object_set_new(j, "lost", json_boolean(sh->lost));
+        double io = sh->have_totals ? sh->totals.disk_reads + sh->totals.disk_writes : NAN;
+        json_object_set_new(j, "io_per_tx",
+                            dg_json_real(sh->transactions ? io / (double)sh->transactions : NAN));
+        json_object_set_new(m, "server_host", j);
+        if (sh->lost)
+            json_array_append_new(notes, json_sprintf("the ssh session to the server host %s ended "
+                                                      "during the run: server_host figures are "
+                                                      "missing from then on",
+                                                      sh->source));
+        if (sh->late_intervals > 0)
+            json_array_append_new(notes, json_sprintf("the server host's sample came back late in "
+                                                      "%d interval%s: server_host is \"late\" there",
+                                                      sh->late_intervals,
+                                                      sh->late_intervals == 1 ? "" : "s"));
+    }
     json_object_set_new(m, "notes", notes);
     return m;
 }

@@ -17,6 +17,7 @@
 
 #include "backend/backend.h"
 #include "monitor/host.h"
+#include "monitor/procfs.h"
 #include "monitor/sysstat.h"
 #include "stats/txstats.h"
 
@@ -91,6 +92,14 @@ json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, boo
 #define DG_DOC_MIN_RATE_S 0.1
 
 /* One element of "intervals" / "warmup_intervals". */
+/* What the server host sampler gave for an interval. */
+typedef enum dg_doc_server_status {
+    DG_DOC_SERVER_NONE = 0, /* no sampler in this run */
+    DG_DOC_SERVER_OK,
+    DG_DOC_SERVER_LATE,     /* the sample did not come back in time */
+    DG_DOC_SERVER_LOST,     /* the ssh session had ended */
+} dg_doc_server_status;
+
 typedef struct dg_doc_interval {
     double t_s, dur_s;
     uint64_t transactions, errors, retries, rollbacks;
@@ -107,8 +116,21 @@ typedef struct dg_doc_interval {
     double downtime_s;
     int active_terminals;
     double lag_p99_ms;        /* NaN: not a rate-paced run (field left out) */
+    dg_doc_server_status server_status; /* "server_host" (left out: NONE) */
+    dg_srvdelta server;       /* the server host's figures when server_status is OK */
 } dg_doc_interval;
 json_t *dg_doc_interval_json(const dg_doc_interval *iv);
+
+/* The server host sampler's facts and the measured phase's figures ("monitor.server_host"). */
+typedef struct dg_doc_server_host {
+    const char *source, *device, *data_dir; /* "local" or ssh://...; "" if unknown */
+    int root_pid, procs;
+    int late_intervals;
+    bool lost;
+    bool have_totals;         /* totals holds the measured phase's figures */
+    dg_srvdelta totals;
+    uint64_t transactions;    /* of the measured phase: I/O per transaction */
+} dg_doc_server_host;
 
 /* "monitor": the measured phase as a whole. */
 typedef struct dg_doc_monitor {
@@ -126,6 +148,7 @@ typedef struct dg_doc_monitor {
                                  answer in time (it stalled): explained in "notes" */
     int64_t stats_readings;   /* statistics readings dbgauge made during the run (its own
                                  transactions on the server); <= 0: none (left out) */
+    const dg_doc_server_host *server_host; /* NULL: no server host sampler (left out) */
 } dg_doc_monitor;
 json_t *dg_doc_monitor_json(const dg_doc_monitor *m);
 

@@ -68,6 +68,8 @@ typedef struct dg_session_config {
     int64_t start_at_ns;            /* --start-at: the measured phase's wall-clock start (0: as
                                        soon as the terminals are connected) */
     const char *start_at;           /* as given */
+    const char *server_host;        /* --server-host: "ssh://...", "local", "none"; NULL: this
+                                       machine's /proc when the server is on it */
     int64_t duration_ns;            /* 0 with transactions > 0 */
     int64_t transactions;           /* per terminal; 0 = by duration */
     int64_t warmup_ns;

@@ -30,6 +30,7 @@
 #include "runner/runner.h"
 #include "session/load.h"
 #include "session/sampler.h"
+#include "monitor/srvhost.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -64,6 +65,8 @@ typedef struct run_ctx {
                                  time (a stalled server), or that follow one (their delta
                                  has no start) */
     bool prev_ok;             /* the previous interval's sample came back */
+    dg_srvhost *srv;          /* the server host's sampler (NULL: none) */
+    int srv_late;             /* measured intervals whose server sample was late */
     double *lag_p99_ms;       /* each measured interval's schedule lag, p99 (rate-paced runs) */
     int nlag, cap_lag;
 } run_ctx;
@@ -84,6 +87,11 @@ static void on_start(void *arg)
     dg_sysample_take(c->block_device, &c->sys_prev);
     c->sys_start[0] = c->sys_prev;
     c->sys_started[0] = true;
+    if (c->srv) { /* the phase starts at this sample */
+        dg_srvdelta ignored;
+        dg_srvhost_sample(c->srv, dg_now_ns() + c->sample_wait_ns, &ignored);
+        dg_srvhost_mark(c->srv);
+    }
     c->db_ok = c->sampler && dg_sampler_take(c->sampler, dg_now_ns() + 5 * DG_NS_PER_S, &c->db_prev);
     c->prev_ok = c->db_ok;
     c->db_phase_start[0] = c->db_prev;
@@ -117,7 +125,8 @@ static void cache_delta(const run_ctx *c, const dg_dbstats *a, const dg_dbstats 
 /* lag_p99_ms: NaN when the run is not rate-paced. */
 static json_t *interval_json(const dg_session_config *cfg, const dg_interval_report *iv,
                              double t_s, const dg_sysdelta *sd, const dg_dbstats *db,
-                             double hit_pct, double misses, double lag_p99_ms)
+                             double hit_pct, double misses, double lag_p99_ms,
+                             dg_doc_server_status srv_status, const dg_srvdelta *srv)
 {
     const dg_hist *lat = &iv->all->lat;
     bool any = iv->all->count > 0;
@@ -154,6 +163,8 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
         .downtime_s = (double)iv->downtime_ns / DG_NS_PER_S,
         .active_terminals = iv->active_terminals,
         .lag_p99_ms = lag_p99_ms,
+        .server_status = srv_status,
+        .server = *srv,
     };
     json_t *j = dg_doc_interval_json(&d);
     free(counts);
@@ -170,13 +181,24 @@ static void on_interval(void *arg, const dg_interval_report *iv)
     dg_sysdelta sd;
     dg_sysample_delta(&c->sys_prev, &now, &sd);
     c->sys_prev = now;
+    bool warm = iv->phase == DG_PHASE_WARMUP;
+    dg_srvdelta srv;
+    memset(&srv, 0, sizeof srv);
+    dg_doc_server_status srv_status = DG_DOC_SERVER_NONE;
+    if (c->srv) {
+        int r = dg_srvhost_sample(c->srv, dg_now_ns() + c->sample_wait_ns, &srv);
+        srv_status = r > 0 ? DG_DOC_SERVER_OK : r == 0 ? DG_DOC_SERVER_LATE : DG_DOC_SERVER_LOST;
+        if (r == 0 && !warm)
+            c->srv_late++;
+        if (warm)
+            dg_srvhost_mark(c->srv); /* the measured phase starts here */
+    }
     dg_dbstats db;
     all_unknown(&db);
     bool have = c->db_ok && dg_sampler_take(c->sampler, dg_now_ns() + c->sample_wait_ns, &db);
     double hit_pct, misses;
     cache_delta(c, &c->db_prev, &db, iv->cache_hits, iv->cache_misses, c->cache_prev_hits,
                 c->cache_prev_misses, &hit_pct, &misses);
-    bool warm = iv->phase == DG_PHASE_WARMUP;
     if (!warm && c->db_ok && (!have || !c->prev_ok))
         c->stats_late++;
     else if (!warm && iv->all->count > 0 && isnan(hit_pct) && db.cache_hits >= 0)
@@ -205,7 +227,7 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         }
         c->lag_p99_ms[c->nlag++] = isfinite(lag) ? lag : 0;
     }
-    json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses, lag);
+    json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses, lag, srv_status, &srv);
     const dg_session_ui *ui = c->cfg->ui;
     if (ui && ui->interval)
         ui->interval(ui->arg, j, warm);
@@ -335,6 +357,24 @@ static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st
     m.stats_late_intervals = ctx->stats_late;
     m.stats_readings = ctx->sampler_calls;
     return m;
+}
+
+/* "monitor.server_host": the sampler's facts and the measured phase's figures. */
+static void server_host_figures(run_ctx *ctx, const dg_run_stats *st, dg_doc_server_host *out)
+{
+    dg_srvhost_facts f;
+    dg_srvhost_facts_get(ctx->srv, &f);
+    *out = (dg_doc_server_host){
+        .source = f.source,
+        .device = f.device,
+        .data_dir = f.data_dir,
+        .root_pid = f.root_pid,
+        .procs = f.procs,
+        .late_intervals = ctx->srv_late,
+        .lost = f.lost != 0,
+        .transactions = st->all[DG_PHASE_MEASURE].count,
+    };
+    out->have_totals = dg_srvhost_since_mark(ctx->srv, &out->totals);
 }
 
 /* ---- warnings ------------------------------------------------------------------------------ */
@@ -608,6 +648,38 @@ static int set_up(session_run *s, dg_session_stage *stage, dg_err *err)
     return 0;
 }
 
+/* The server host's sampler: --server-host's, or this machine's /proc when the server
+ * runs here (its own processes apart from dbgauge's); none for an engine inside dbgauge
+ * or a server elsewhere without --server-host. A host named but not reachable is an
+ * error before anything runs. */
+static int open_server_host(session_run *s, dg_err *err)
+{
+    const dg_session_config *cfg = s->cfg;
+    const dg_conn *c = s->conn;
+    const char *target = cfg->server_host;
+    if (target && !strcmp(target, "none"))
+        return 0;
+    if (!c->be->server_comms || dg_has_cap(c, DG_CAP_EMBEDDED)) {
+        if (target)
+            dg_log_warn("--server-host %s ignored: %s runs inside dbgauge's process (its CPU is "
+                        "dbgauge's own)", target, c->be->name);
+        return 0;
+    }
+    if (!target && !c->server_local)
+        return 0;
+    dg_srvhost_spec spec = {.target = target ? target : "local",
+                            .data_dir = c->server_dir,
+                            .server_pid = c->server_pid,
+                            .comms = c->be->server_comms};
+    int rc = dg_srvhost_open(&spec, dg_now_ns() + 20 * DG_NS_PER_S, &s->ctx.srv, err);
+    if (rc && !target) { /* this machine's /proc: a missing figure, never a failed run */
+        dg_log_warn("no server host figures: %s", err->msg);
+        dg_err_clear(err);
+        return 0;
+    }
+    return rc;
+}
+
 /* Before the terminals start: the server's facts, the database's first statistics, the
  * sampler, and the document's start (run, server, host), shown to the UI. */
 static void begin_document(session_run *s)
@@ -771,6 +843,11 @@ static void finish_document(session_run *s)
     dg_doc_metric metrics[DG_MAX_METRICS];
     int nmetrics = wl->ops->metrics ? workload_metrics(s, metrics) : 0;
     dg_doc_monitor mon = monitor_figures(&s->ctx, st, &s->db_before, &s->db_after);
+    dg_doc_server_host srv;
+    if (s->ctx.srv) {
+        server_host_figures(&s->ctx, st, &srv);
+        mon.server_host = &srv;
+    }
     dg_doc_error errors[DG_RUN_MAX_ERRORS];
     for (int i = 0; i < st->nerrors; i++)
         errors[i] = (dg_doc_error){st->errors[i].msg, st->errors[i].tx, st->errors[i].cls,
@@ -832,6 +909,7 @@ static void session_end(session_run *s)
     }
     if (s->have_stats)
         dg_run_stats_free(&s->st);
+    dg_srvhost_close(ctx->srv);
     json_decref(ctx->intervals);
     json_decref(ctx->warm_intervals);
     free(ctx->lag_p99_ms);
@@ -871,6 +949,8 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
         }
         goto out;
     }
+    if ((rc = open_server_host(&s, err)) != 0)
+        goto out;
     begin_document(&s);
     if ((rc = run_terminals(&s, stage, err)) != 0)
         goto out;
