@@ -43,7 +43,9 @@ static const cmetric metrics[] = {
     {"p50 latency", "ms", V_P50, "p50", LOWER, "p50", NULL},
     {"p95 latency", "ms", V_P95, "p95", LOWER, "p95", NULL},
     {"p99 latency", "ms", V_P99, "p99", LOWER, "p99", NULL},
-    {"host CPU", "%", V_CPU, "cpu_pct", LESS_CPU, "cpu", NULL},
+    {"client CPU", "%", V_CPU, "cpu_pct", LESS_CPU, "cpu", NULL},
+    {"server CPU", "%", V_PATH, "server_host.cpu_pct", LESS_CPU, "server_cpu",
+     "monitor.server_host.cpu_pct"},
     {"load speed", "MB/s", V_PATH, NULL, HIGHER, "load_speed", "load.mb_per_s"},
     {"load time", "s", V_PATH, NULL, LOWER, "load_seconds", "load.seconds"},
 };

@@ -54,6 +54,7 @@ typedef struct dg_rep_grid {
     int np;
     group *g;
     int ng;
+    bool server_cpu; /* every run has its server host's CPU: "CPU" is the server's */
 } sweep;
 
 static bool is_number(const char *v, double *out)
@@ -186,12 +187,18 @@ static void sweep_free(sweep *w)
 
 typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_TPMC } metric;
 
-static double metric_of(const dg_rep_summary *s, metric m)
+/* "CPU" in a sweep: the server host's when every run has it, else the client's. */
+static const char *cpu_name(const sweep *w)
+{
+    return w->server_cpu ? "server CPU" : "client CPU";
+}
+
+static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
 {
     switch (m) {
     case M_TPS: return s->tps;
     case M_P95: return s->p95_ms;
-    case M_CPU: return s->cpu_pct;
+    case M_CPU: return w->server_cpu ? s->server_cpu_pct : s->cpu_pct;
     case M_LOAD_MBPS: return s->load_mb_per_s;
     case M_SIZE: return s->db_size_bytes;
     case M_TPMC: return s->tpmc;
@@ -207,7 +214,7 @@ static void runs_stat(const sweep *w, const int *runs, int n, metric m, double *
     *lo = INFINITY;
     *hi = -INFINITY;
     for (int i = 0; i < n; i++) {
-        v[i] = metric_of(&w->sums[runs[i]], m);
+        v[i] = metric_of(w, &w->sums[runs[i]], m);
         if (isfinite(v[i])) {
             *lo = fmin(*lo, v[i]);
             *hi = fmax(*hi, v[i]);
@@ -307,8 +314,9 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
         by_size = isfinite(sizes[j]);
         maxsize = fmax(maxsize, sizes[j]);
     }
-    static const char *const what[] = {"Throughput", "95th percentile latency", "Host CPU use",
-                                       "Load speed", "Database size"};
+    const char *const what[] = {"Throughput", "95th percentile latency",
+                                w->server_cpu ? "Server CPU use" : "Client CPU use", "Load speed",
+                                "Database size"};
     const char *xname = by_size ? "database size" : px->name;
     char *title;
     if (m == M_TPS && by_size)
@@ -330,7 +338,7 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     double div = 1;
     const char *sunit = by_size ? dg_rep_size_unit(maxsize, &div) : NULL;
     dg_rep_axis_set(&c->x, by_size ? "database size after loading" : xname, sunit);
-    static const char *const ylabel[] = {"throughput", "p95 latency", "host CPU", "load speed", ""};
+    const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", ""};
     static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", ""};
     dg_rep_axis_set(&c->y, ylabel[m], yunit[m]);
     c->y.zero = true;
@@ -396,13 +404,13 @@ static void sweep_tps_cpu(dg_rep_section *sec, const sweep *w, int kx, int index
 {
     const param *px = &w->p[kx];
     char *cid = xasprintf("sweep-%d", index);
-    char *title = xasprintf("Throughput and host CPU vs %s", px->name);
+    char *title = xasprintf("Throughput and %s vs %s", cpu_name(w), px->name);
     dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_LINE);
     free(cid);
     free(title);
     dg_rep_axis_set(&c->x, px->name, NULL);
     dg_rep_axis_set(&c->y, "throughput", "tx/s");
-    dg_rep_axis_set(&c->y2, "host CPU", "%");
+    dg_rep_axis_set(&c->y2, cpu_name(w), "%");
     c->y.zero = true;
     c->x.integer = px->integer;
     c->lo_name = xstrdup("min");
@@ -413,7 +421,9 @@ static void sweep_tps_cpu(dg_rep_section *sec, const sweep *w, int kx, int index
             dg_rep_axis_cat(&c->x, px->vals[j]);
     c->x.ordered = cat;
     dg_rep_series_add(c, "throughput");
-    dg_rep_series_add(c, "host CPU (right axis)"); /* may move the first: pointers after */
+    char *cpu_series = xasprintf("%s (right axis)", cpu_name(w));
+    dg_rep_series_add(c, cpu_series); /* may move the first: pointers after */
+    free(cpu_series);
     dg_rep_series *s[2] = {&c->series[0], &c->series[1]};
     s[1]->right = true;
     int *runs = xmalloc((size_t)(w->s->nruns ? w->s->nruns : 1) * sizeof *runs);
@@ -537,7 +547,7 @@ static void sweep_table(dg_rep_section *sec, const sweep *w, bool repeats)
         dg_rep_col_add(t, "throughput max", "tx/s", DG_PREC_AUTO);
     }
     dg_rep_col_add(t, "p95 latency", "ms", DG_PREC_EACH);
-    dg_rep_col_add(t, "host CPU", "%", 0);
+    dg_rep_col_add(t, cpu_name(w), "%", 0);
     if (repeats)
         dg_rep_col_add(t, "runs", NULL, 0);
     for (int gi = 0; gi < w->ng; gi++) {
@@ -639,6 +649,9 @@ dg_rep_grid *dg_rep_grid_new(const dg_rep_set *s, const dg_rep_summary *sums)
     sweep *w = xcalloc(1, sizeof *w);
     w->s = s;
     w->sums = sums;
+    w->server_cpu = s->nruns > 0;
+    for (int r = 0; r < s->nruns; r++)
+        w->server_cpu &= isfinite(sums[r].server_cpu_pct);
     sweep_params(w);
     sweep_groups(w);
     return w;

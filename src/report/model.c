@@ -247,19 +247,29 @@ static void run_figures(dg_rep_section *sec, const dg_rep_summary *sum, const ch
     dg_rep_col_add(t, "p50 latency", "ms", DG_PREC_EACH);
     dg_rep_col_add(t, "p95 latency", "ms", DG_PREC_EACH);
     dg_rep_col_add(t, "p99 latency", "ms", DG_PREC_EACH);
-    dg_rep_col_add(t, "host CPU", "%", 0);
+    dg_rep_col_add(t, "client CPU", "%", 0);
+    bool server = isfinite(sum->server_cpu_pct);
+    if (server) {
+        dg_rep_col_add(t, "server CPU", "%", 0);
+        dg_rep_col_add(t, "server processes", "% of a core", 0);
+    }
     dg_rep_col_add(t, "errors", NULL, 0);
     if (isfinite(sum->tpmc))
         dg_rep_col_add(t, "tpmC", NULL, 1);
     dg_rep_row(t);
-    dg_rep_num(t, 0, sum->tps);
-    dg_rep_num(t, 1, sum->p50_ms);
-    dg_rep_num(t, 2, sum->p95_ms);
-    dg_rep_num(t, 3, sum->p99_ms);
-    dg_rep_num(t, 4, sum->cpu_pct);
-    dg_rep_num(t, 5, sum->errors);
+    int c = 0;
+    dg_rep_num(t, c++, sum->tps);
+    dg_rep_num(t, c++, sum->p50_ms);
+    dg_rep_num(t, c++, sum->p95_ms);
+    dg_rep_num(t, c++, sum->p99_ms);
+    dg_rep_num(t, c++, sum->cpu_pct);
+    if (server) {
+        dg_rep_num(t, c++, sum->server_cpu_pct);
+        dg_rep_num(t, c++, sum->server_procs_cpu_pct);
+    }
+    dg_rep_num(t, c++, sum->errors);
     if (isfinite(sum->tpmc))
-        dg_rep_num(t, 6, sum->tpmc);
+        dg_rep_num(t, c, sum->tpmc);
 }
 
 typedef struct ival_col {
@@ -274,12 +284,16 @@ static const ival_col ival_cols[] = {
     {"latency_ms.p95", "p95", "ms", DG_PREC_EACH},
     {"latency_ms.p99", "p99", "ms", DG_PREC_EACH},
     {"errors", "errors", NULL, 0},
-    {"cpu_pct", "host CPU", "%", 1},
+    {"cpu_pct", "client CPU", "%", 1},
     {"self_cpu_pct", "dbgauge CPU", "%", 1},
-    {"cpu_iowait_pct", "I/O wait", "%", 1},
-    {"read_iops", "reads", "IOPS", 0},
-    {"write_iops", "writes", "IOPS", 0},
-    {"iops", "disk ops", "IOPS", 0},
+    {"cpu_iowait_pct", "client I/O wait", "%", 1},
+    {"server_host.cpu_pct", "server CPU", "%", 1},
+    {"server_host.server_cpu_pct", "server processes", "%", 1},
+    {"server_host.cpu_iowait_pct", "server I/O wait", "%", 1},
+    {"server_host.iops", "server disk ops", "IOPS", 0},
+    {"read_iops", "client reads", "IOPS", 0},
+    {"write_iops", "client writes", "IOPS", 0},
+    {"iops", "client disk ops", "IOPS", 0},
     {"cache_hit_pct", "cache hits", "%", 2},
 };
 
@@ -337,22 +351,27 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
         free(cid);
     }
     {
-        const char *k[] = {"cpu_pct", "self_cpu_pct", "cpu_iowait_pct"};
-        const char *n[] = {"host CPU (all cores)", "dbgauge (% of one core)", "host I/O wait"};
+        const char *k[] = {"cpu_pct", "self_cpu_pct", "cpu_iowait_pct", "server_host.cpu_pct",
+                           "server_host.server_cpu_pct", "server_host.cpu_iowait_pct"};
+        const char *n[] = {"client host CPU (all cores)", "dbgauge (% of one core)",
+                           "client host I/O wait", "server host CPU (all cores)",
+                           "server processes (% of one core)", "server host I/O wait"};
         cid = xasprintf("%s-cpu", id);
-        time_chart(sec, ivs, cid, "CPU use over time", "CPU", "%", k, n, 3);
+        time_chart(sec, ivs, cid, "CPU use over time", "CPU", "%", k, n, 6);
         free(cid);
     }
     {
         cid = xasprintf("%s-iops", id);
         if (any_ival(ivs, "read_iops") || any_ival(ivs, "write_iops")) {
-            const char *k[] = {"read_iops", "write_iops"}, *n[] = {"reads", "writes"};
+            const char *k[] = {"read_iops", "write_iops", "server_host.iops"};
+            const char *n[] = {"client reads", "client writes", "server data device"};
+            time_chart(sec, ivs, cid, "Disk I/O operations per second over time", "disk operations",
+                       "IOPS", k, n, 3);
+        } else {
+            const char *k[] = {"iops", "server_host.iops"};
+            const char *n[] = {"client disk operations", "server data device"};
             time_chart(sec, ivs, cid, "Disk I/O operations per second over time", "disk operations",
                        "IOPS", k, n, 2);
-        } else {
-            const char *k[] = {"iops"}, *n[] = {"disk operations"};
-            time_chart(sec, ivs, cid, "Disk I/O operations per second over time", "disk operations",
-                       "IOPS", k, n, 1);
         }
         free(cid);
     }
@@ -454,15 +473,15 @@ static void run_load_timeline(dg_rep_section *sec, const json_t *load, const cha
     if (json_array_size(tl) < 2)
         return;
     char *cid = xasprintf("%s-loadtime", id);
-    dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Load speed and host CPU over time", DG_CHART_LINE);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Load speed and client CPU over time", DG_CHART_LINE);
     free(cid);
     c->note = xstrdup("data sent per second; index builds send none, their work shows in CPU");
     dg_rep_axis_set(&c->x, "time since the load began", "s");
     dg_rep_axis_set(&c->y, "load speed", "MB/s");
-    dg_rep_axis_set(&c->y2, "host CPU", "%");
+    dg_rep_axis_set(&c->y2, "client CPU", "%");
     c->x.zero = c->y.zero = true;
     dg_rep_series_add(c, "load speed");
-    dg_rep_series_add(c, "host CPU (right axis)");
+    dg_rep_series_add(c, "client CPU (right axis)");
     c->series[1].right = true;
     size_t i;
     json_t *k;
@@ -684,7 +703,12 @@ static void overview_section(dg_report *rep, const dg_rep_set *s, const dg_rep_s
     dg_rep_col_add(t, "p50", "ms", DG_PREC_EACH);
     dg_rep_col_add(t, "p95", "ms", DG_PREC_EACH);
     dg_rep_col_add(t, "p99", "ms", DG_PREC_EACH);
-    dg_rep_col_add(t, "host CPU", "%", 0);
+    dg_rep_col_add(t, "client CPU", "%", 0);
+    bool server = false;
+    for (int i = 0; i < s->nruns; i++)
+        server |= isfinite(sums[i].server_cpu_pct);
+    if (server)
+        dg_rep_col_add(t, "server CPU", "%", 0);
     dg_rep_col_add(t, "errors", NULL, 0);
     dg_rep_col_add(t, "status", NULL, DG_PREC_AUTO);
     for (int i = 0; i < s->nruns; i++) {
@@ -701,8 +725,11 @@ static void overview_section(dg_report *rep, const dg_rep_set *s, const dg_rep_s
         dg_rep_num(t, 8, sums[i].p95_ms);
         dg_rep_num(t, 9, sums[i].p99_ms);
         dg_rep_num(t, 10, sums[i].cpu_pct);
-        dg_rep_num(t, 11, sums[i].errors);
-        dg_rep_str(t, 12, sums[i].complete ? "complete" : "INCOMPLETE");
+        int c = 11;
+        if (server)
+            dg_rep_num(t, c++, sums[i].server_cpu_pct);
+        dg_rep_num(t, c++, sums[i].errors);
+        dg_rep_str(t, c, sums[i].complete ? "complete" : "INCOMPLETE");
     }
     int with = 0;
     for (int i = 0; i < s->nruns; i++)

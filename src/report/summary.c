@@ -69,6 +69,8 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
     out->p99_ms = v[2];
     out->cpu_pct = num(doc, "monitor.cpu_pct");
     out->self_cpu_pct = num(doc, "monitor.self_cpu_pct");
+    out->server_cpu_pct = num(doc, "monitor.server_host.cpu_pct");
+    out->server_procs_cpu_pct = num(doc, "monitor.server_host.server_cpu_pct");
     out->errors = num(doc, "totals.errors");
     out->db_size_bytes = num(doc, "monitor.db_size_before_bytes");
     if (!isfinite(out->db_size_bytes))

@@ -13,8 +13,10 @@
 typedef struct dg_rep_summary {
     double tps;            /* totals.tps */
     double p50_ms, p95_ms, p99_ms; /* over all transaction types (merged histograms) */
-    double cpu_pct;        /* host, monitor.cpu_pct */
+    double cpu_pct;        /* the client's host, monitor.cpu_pct */
     double self_cpu_pct;   /* dbgauge's own, % of one core */
+    double server_cpu_pct; /* the server's host (monitor.server_host), all cores */
+    double server_procs_cpu_pct; /* the server's processes there, % of one core */
     double errors;
     double db_size_bytes;  /* monitor.db_size_before_bytes, else load.db_size_bytes */
     double load_s, load_mb_per_s;

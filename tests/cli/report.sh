@@ -47,7 +47,8 @@ html_check "$TMP/small.html" structure svgs=7 \
   "title=Latency percentiles per transaction type" "title=Load time per step (tables, then indexes)" \
   "series=run1-tps:throughput:1,100;2,110;3,90;4,100;5,100" \
   "series=run1-latency:p95:1,2;2,2.2;3,2.4;4,2.6;5,2.8" \
-  "series=run1-cpu:host CPU (all cores):1,40;2,42;3,44;4,46;5,48" \
+  "series=run1-cpu:client host CPU (all cores):1,40;2,42;3,44;4,46;5,48" \
+  "series=run1-cpu:server host CPU (all cores):1,60;2,64;3,68;4,72" \
   "present=<figure>" "absent=NaN" "absent=nan"
 
 dg report sweep -o "$TMP/sweep.html" 2>/dev/null
@@ -57,7 +58,7 @@ dg report sweep -o "$TMP/sweep.html" 2>/dev/null
 # charts: 7 of the sweep, the overlay of all runs, 7 in each of the 11 runs
 html_check "$TMP/sweep.html" structure svgs=85 \
   "title=Business operations per second vs database size" "title=Load speed vs database size" \
-  "title=Throughput vs terminals" "title=Host CPU use vs terminals" \
+  "title=Throughput vs terminals" "title=Client CPU use vs terminals" \
   "title=95th percentile latency vs terminals" "title=Throughput over time, all runs" \
   "series=sweep-1:terminals=1:16,101;160,70.7" \
   "series=sweep-1:terminals=4:16,306.17;160,212.33" \

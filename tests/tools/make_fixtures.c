@@ -193,6 +193,18 @@ static dg_doc_run tpcb_run(int64_t scale, const char *db, int terminals, double 
     return r;
 }
 
+/* A server host's figures with its CPU at cpu % (the rest in proportion). */
+static dg_srvdelta server_delta(double cpu)
+{
+    dg_srvdelta d = {.seconds = 1.0, .cpu_pct = cpu, .user_pct = cpu * 0.6,
+                     .sys_pct = cpu * 0.3, .iowait_pct = cpu * 0.1, .steal_pct = 0,
+                     .procs_cpu_pct = cpu * 1.8, .procs_cpu_s = cpu * 0.018, .procs = 9,
+                     .disk_reads = 40, .disk_writes = 400, .iops = 440, .read_mb_s = 0.3,
+                     .write_mb_s = 3.5, .util_pct = cpu / 2, .mem_used_pct = 41.5,
+                     .mem_available_bytes = 9.4e9, .load1 = cpu / 25};
+    return d;
+}
+
 static json_t *intervals_json(const dg_doc_interval *iv, int n)
 {
     json_t *a = json_array();
@@ -258,6 +270,12 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
         iv[i].tx_counts = counts[i];
     }
     iv[2].cache_hit_pct = NAN; /* a missing sample breaks the line */
+    /* the server host's figures (--server-host), the last interval's lost with its ssh
+     * session */
+    for (int i = 0; i < 5; i++) {
+        iv[i].server_status = i < 4 ? DG_DOC_SERVER_OK : DG_DOC_SERVER_LOST;
+        iv[i].server = server_delta(60.0 + 4 * i);
+    }
     json_t *intervals = intervals_json(iv, 5), *warm_intervals = json_array();
 
     dg_doc_monitor m = {
@@ -273,6 +291,12 @@ static void small(const char *rel, const char *workload, const char *tx0, const 
         .self_max_rss_bytes = 14000000,
         .cache_hit_null_intervals = 0,
     };
+    dg_doc_server_host sh = {.source = "ssh://bench@db1", .device = "nvme0n1",
+                             .data_dir = "/var/lib/postgresql/15/main", .root_pid = 812,
+                             .procs = 9, .late_intervals = 0, .lost = true,
+                             .have_totals = true, .totals = server_delta(66.0),
+                             .transactions = 500};
+    m.server_host = &sh;
     char msg[512];
     snprintf(msg, sizeof msg, "terminal 2, %s: %s", tx0, message);
     dg_doc_error err = {msg, tx0, DG_EC_RETRY, 3};
