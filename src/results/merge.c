@@ -481,6 +481,21 @@ static json_t *merge_monitor(const merge *m)
         down += isnan(num(src[k], "downtime_s")) ? 0 : num(src[k], "downtime_s");
     json_object_set_new(mo, "downtime_s", dg_json_real(down));
     client_apart(mo, src, m->n);
+    /* the one server host's figures, as part 0 read them (the first part that read them:
+     * a part may run without --server-host); its I/O per transaction is per the merged
+     * run's transactions */
+    json_t *sh = NULL;
+    for (int k = 0; k < m->n && !sh; k++)
+        sh = json_object_get(src[k], "server_host");
+    if (sh) {
+        json_t *c = json_deep_copy(sh);
+        double io = num(c, "disk_reads") + num(c, "disk_writes");
+        double tx = 0;
+        for (int k = 0; k < m->n; k++)
+            tx += num(dg_res_get(m->docs[k], "totals"), "transactions");
+        json_object_set_new(c, "io_per_tx", dg_json_real(tx > 0 ? io / tx : NAN));
+        json_object_set_new(mo, "server_host", c);
+    }
     return mo;
 }
 
