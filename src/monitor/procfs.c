@@ -122,6 +122,17 @@ static void parse_section(dg_srvsample *o, const char *path, const char *body, s
             o->io_ms = io_ms;
             break;
         }
+    } else if (!strncmp(path, "/sys/dev/block/", 15)) { /* one device's diskstats fields */
+        if (!next_line(&p, end, &line, &n))
+            return;
+        copy_line(buf, sizeof buf, line, n);
+        unsigned long long rd, rdm, rds, rdt, wr, wrm, wrs, wrt, inflight, io_ms;
+        if (sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &rd, &rdm, &rds,
+                   &rdt, &wr, &wrm, &wrs, &wrt, &inflight, &io_ms) != 10)
+            return;
+        o->have_disk = true;
+        o->rd_ios = rd, o->rd_sectors = rds, o->wr_ios = wr, o->wr_sectors = wrs;
+        o->io_ms = io_ms;
     } else if (!strcmp(path, "/proc/meminfo")) {
         bool total = false, avail = false;
         while (next_line(&p, end, &line, &n)) {

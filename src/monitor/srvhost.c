@@ -2,6 +2,7 @@
 #include "monitor/srvhost.h"
 
 #include "core/clock.h"
+#include "core/ssh.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
@@ -23,22 +24,22 @@
  * expanded by the shell); "q" ends the loop. Files that vanish between the glob and the
  * read (a process that exited) give an empty section. */
 const char dg_srvhost_script[] =
-    "while read -r r; do [ \"$r\" = q ] && exit 0; for f in $r; do [ -r \"$f\" ] || continue; "
-    "printf \"@%s\\n\" \"$f\"; while IFS= read -r l || [ -n \"$l\" ]; do printf \"%s\\n\" \"$l\"; "
-    "done < \"$f\" 2>/dev/null; done; printf \"@.\\n\"; done";
+    "while read -r r; do [ \"$r\" = q ] && exit 0; for f in $r; do n=0; case $f in [0-9]*) "
+    "n=${f%%/*}; f=/${f#*/};; esac; [ -r \"$f\" ] || continue; printf \"@%s\\n\" \"$f\"; i=0; "
+    "while IFS= read -r l || [ -n \"$l\" ]; do printf \"%s\\n\" \"$l\"; i=$((i+1)); "
+    "[ $i = $n ] && break; done < \"$f\" 2>/dev/null; done; printf \"@.\\n\"; done";
 
-static const char globals[] = "/proc/uptime /proc/stat /proc/diskstats /proc/meminfo /proc/loadavg";
+/* What every sample reads: the first line of /proc/uptime, /proc/stat (the "cpu" line)
+ * and /proc/loadavg, and MemTotal ... MemAvailable of /proc/meminfo. A shell's read
+ * takes a file a byte at a time, so no more is read than the figures need. */
+static const char globals[] = "1/proc/uptime 1/proc/stat 1/proc/loadavg 3/proc/meminfo";
 
 enum { RESCAN_EVERY = 30, MAX_SEL = 65536 };
 
 struct dg_srvhost {
     char *source;
-    bool ssh;
-    int fd;           /* ssh's stdin and stdout (a socket: a send to a dead ssh is EPIPE,
-                         not SIGPIPE) */
-    int errfd;        /* ssh's stderr */
-    pid_t pid;
-    char errtail[512];
+    bool remote;      /* over ssh (else this machine's /proc) */
+    dg_ssh ssh;       /* the session (ssh true) */
     bool pending;     /* a request's answer is still to come */
     dg_strbuf buf;
     char *data_dir;
@@ -59,195 +60,19 @@ struct dg_srvhost {
     double tck;
 };
 
-/* ---- target ----------------------------------------------------------------------------- */
-
-typedef struct target {
-    char user[128], host[256], port[16];
-} target;
-
-static int parse_target(const char *t, target *out, dg_err *err)
-{
-    memset(out, 0, sizeof *out);
-    if (strncmp(t, "ssh://", 6) != 0)
-        return dg_err_fail(err, DG_E_INVAL,
-                           "--server-host '%s': expected local or ssh://[user@]host[:port]", t);
-    const char *p = t + 6, *at = strchr(p, '@');
-    if (at) {
-        size_t n = (size_t)(at - p);
-        if (memchr(p, ':', n))
-            return dg_err_fail(err, DG_E_INVAL,
-                               "--server-host: no password in an ssh URL (ssh uses your keys or agent)");
-        if (n == 0 || n >= sizeof out->user)
-            return dg_err_fail(err, DG_E_INVAL, "--server-host: bad user name");
-        memcpy(out->user, p, n);
-        p = at + 1;
-    }
-    const char *hend;
-    if (*p == '[') { /* [IPv6]:port */
-        hend = strchr(p, ']');
-        if (!hend)
-            return dg_err_fail(err, DG_E_INVAL, "--server-host '%s': unclosed '['", t);
-        snprintf(out->host, sizeof out->host, "%.*s", (int)(hend - p - 1), p + 1);
-        hend++;
-    } else {
-        hend = p + strcspn(p, ":/");
-        snprintf(out->host, sizeof out->host, "%.*s", (int)(hend - p), p);
-    }
-    if (!out->host[0] || out->host[0] == '-')
-        return dg_err_fail(err, DG_E_INVAL, "--server-host '%s': no host name", t);
-    if (*hend == ':') {
-        const char *q = hend + 1;
-        size_t n = strspn(q, "0123456789");
-        if (n == 0 || n >= sizeof out->port || (q[n] && strcmp(q + n, "/") != 0))
-            return dg_err_fail(err, DG_E_INVAL, "--server-host '%s': bad port", t);
-        memcpy(out->port, q, n);
-        hend = q + n;
-    }
-    if (*hend && strcmp(hend, "/") != 0)
-        return dg_err_fail(err, DG_E_INVAL, "--server-host '%s': an ssh URL has no path", t);
-    return 0;
-}
-
 int dg_srvhost_check_target(const char *t, dg_err *err)
 {
-    target tg;
-    return !t || !strcmp(t, "local") ? 0 : parse_target(t, &tg, err);
+    dg_ssh_target tg;
+    return !t || !strcmp(t, "local") ? 0 : dg_ssh_target_parse(t, "--server-host", &tg, err);
 }
 
 /* ---- transport -------------------------------------------------------------------------- */
-
-static void drain_stderr(dg_srvhost *h)
-{
-    if (h->errfd < 0)
-        return;
-    char chunk[512];
-    ssize_t n;
-    while ((n = read(h->errfd, chunk, sizeof chunk)) > 0) { /* keep the last 511 bytes */
-        char both[sizeof h->errtail + sizeof chunk];
-        size_t have = strlen(h->errtail);
-        memcpy(both, h->errtail, have);
-        memcpy(both + have, chunk, (size_t)n);
-        size_t total = have + (size_t)n, keep = total < sizeof h->errtail ? total : sizeof h->errtail - 1;
-        memcpy(h->errtail, both + total - keep, keep);
-        h->errtail[keep] = '\0';
-    }
-}
-
-/* ssh's last message line, for errors. */
-static const char *ssh_message(dg_srvhost *h)
-{
-    drain_stderr(h);
-    size_t n = strlen(h->errtail);
-    while (n && (h->errtail[n - 1] == '\n' || h->errtail[n - 1] == '\r'))
-        h->errtail[--n] = '\0';
-    char *last = strrchr(h->errtail, '\n');
-    return last ? last + 1 : h->errtail[0] ? h->errtail : "the session ended";
-}
-
-static char **ssh_argv(const target *tg)
-{
-    const char *cmd = getenv("DBGAUGE_SSH");
-    char *words = xstrdup(cmd && *cmd ? cmd : "ssh");
-    int cap = 32, n = 0;
-    char **argv = xcalloc((size_t)cap, sizeof *argv);
-    for (char *w = strtok(words, " \t"); w && n < cap - 16; w = strtok(NULL, " \t"))
-        argv[n++] = xstrdup(w);
-    free(words);
-    const char *fixed[] = {"-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
-                           "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"};
-    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
-        argv[n++] = xstrdup(fixed[i]);
-    if (tg->port[0]) {
-        argv[n++] = xstrdup("-p");
-        argv[n++] = xstrdup(tg->port);
-    }
-    if (tg->user[0]) {
-        argv[n++] = xstrdup("-l");
-        argv[n++] = xstrdup(tg->user);
-    }
-    argv[n++] = xstrdup(tg->host);
-    dg_strbuf rc = {0};
-    dg_sb_printf(&rc, "exec sh -c '%s'", dg_srvhost_script);
-    argv[n++] = dg_sb_take(&rc);
-    return argv;
-}
-
-static int spawn_ssh(dg_srvhost *h, const target *tg, dg_err *err)
-{
-    int sv[2], ep[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-        return dg_err_fail(err, DG_E_IO, "socketpair: %s", strerror(errno));
-    if (pipe(ep) != 0) {
-        close(sv[0]);
-        close(sv[1]);
-        return dg_err_fail(err, DG_E_IO, "pipe: %s", strerror(errno));
-    }
-    fcntl(ep[0], F_SETFD, FD_CLOEXEC);
-    fcntl(ep[1], F_SETFD, FD_CLOEXEC);
-    char **argv = ssh_argv(tg);
-    pid_t pid = fork();
-    if (pid == 0) {
-        /* its own session: a Ctrl-C at the terminal stops dbgauge, which ends ssh itself
-         * after the run's last sample */
-        setsid();
-        dup2(sv[1], 0);
-        dup2(sv[1], 1);
-        dup2(ep[1], 2);
-        long maxfd = sysconf(_SC_OPEN_MAX);
-        for (long fd = 3; fd < (maxfd > 0 && maxfd < 65536 ? maxfd : 65536); fd++)
-            close((int)fd);
-        signal(SIGPIPE, SIG_DFL);
-        execvp(argv[0], argv);
-        dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int e = errno;
-    for (char **a = argv; *a; a++)
-        free(*a);
-    free(argv);
-    close(sv[1]);
-    close(ep[1]);
-    if (pid < 0) {
-        close(sv[0]);
-        close(ep[0]);
-        return dg_err_fail(err, DG_E_IO, "fork: %s", strerror(e));
-    }
-    h->pid = pid;
-    h->fd = sv[0];
-    h->errfd = ep[0];
-    fcntl(h->errfd, F_SETFL, O_NONBLOCK);
-    return 0;
-}
-
-static void reap(dg_srvhost *h, bool force)
-{
-    if (h->pid <= 0)
-        return;
-    if (force)
-        kill(h->pid, SIGTERM);
-    for (int i = 0; i < 100; i++) { /* up to 1 s */
-        if (waitpid(h->pid, NULL, WNOHANG) != 0) {
-            h->pid = 0;
-            return;
-        }
-        dg_sleep_ns(10 * 1000 * 1000);
-        if (i == 50)
-            kill(h->pid, SIGKILL);
-    }
-    kill(h->pid, SIGKILL);
-    waitpid(h->pid, NULL, 0);
-    h->pid = 0;
-}
 
 static void set_lost(dg_srvhost *h)
 {
     if (!h->lost) {
         h->lost = 1;
-        drain_stderr(h);
-        if (h->fd >= 0)
-            close(h->fd);
-        h->fd = -1;
-        reap(h, true);
+        dg_ssh_end(&h->ssh, true, DG_NS_PER_S);
     }
 }
 
@@ -264,14 +89,14 @@ static int read_answer(dg_srvhost *h, int64_t deadline_ns)
         int64_t left = deadline_ns - dg_now_ns();
         if (left <= 0)
             return 0;
-        struct pollfd p = {.fd = h->fd, .events = POLLIN};
+        struct pollfd p = {.fd = h->ssh.fd, .events = POLLIN};
         int r = poll(&p, 1, (int)(left / 1000000 + 1));
         if (r < 0 && errno == EINTR)
             continue;
         if (r <= 0)
             continue;
         char chunk[16384];
-        ssize_t n = read(h->fd, chunk, sizeof chunk);
+        ssize_t n = read(h->ssh.fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -281,29 +106,44 @@ static int read_answer(dg_srvhost *h, int64_t deadline_ns)
     return 1;
 }
 
-static void read_local(dg_strbuf *out, const char *path)
+/* One file into a bundle as the remote loop sends it: "N/path" keeps its first N lines. */
+static void read_local(dg_strbuf *out, const char *word)
 {
+    long lines = 0;
+    const char *path = word;
+    if (*word >= '0' && *word <= '9') {
+        char *end;
+        lines = strtol(word, &end, 10);
+        path = end;
+    }
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return;
     dg_sb_printf(out, "@%s\n", path);
+    size_t start = out->len;
     char chunk[16384];
     ssize_t n;
-    bool nl = true;
-    while ((n = read(fd, chunk, sizeof chunk)) > 0) {
+    while ((n = read(fd, chunk, sizeof chunk)) > 0)
         dg_sb_addn(out, chunk, (size_t)n);
-        nl = chunk[n - 1] == '\n';
-    }
-    if (!nl)
-        dg_sb_addn(out, "\n", 1);
     close(fd);
+    if (out->len > start && out->buf[out->len - 1] != '\n')
+        dg_sb_addn(out, "\n", 1);
+    if (lines > 0) { /* cut after the N-th line */
+        size_t i = start;
+        for (long k = 0; k < lines && i < out->len; k++) {
+            const char *nl = memchr(out->buf + i, '\n', out->len - i);
+            i = nl ? (size_t)(nl - out->buf) + 1 : out->len;
+        }
+        out->len = i;
+        out->buf[i] = '\0';
+    }
 }
 
 /* Sends one request and reads its answer into h->buf: 1, 0 (late), -1 (lost). */
 static int exchange(dg_srvhost *h, const char *req, int64_t deadline_ns)
 {
     dg_sb_reset(&h->buf);
-    if (!h->ssh) {
+    if (!h->remote) {
         char *words = xstrdup(req);
         for (char *w = strtok(words, " "); w; w = strtok(NULL, " ")) {
             if (strpbrk(w, "*?[")) {
@@ -322,7 +162,7 @@ static int exchange(dg_srvhost *h, const char *req, int64_t deadline_ns)
     }
     if (h->lost)
         return -1;
-    drain_stderr(h);
+    dg_ssh_drain_stderr(&h->ssh);
     if (h->pending) { /* the answer to a late request first */
         int r = read_answer(h, deadline_ns);
         if (r <= 0) {
@@ -337,19 +177,12 @@ static int exchange(dg_srvhost *h, const char *req, int64_t deadline_ns)
     char *line = xmalloc(len + 2);
     memcpy(line, req, len);
     line[len] = '\n';
-    size_t off = 0;
-    while (off < len + 1) {
-        ssize_t n = send(h->fd, line + off, len + 1 - off, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            free(line);
-            set_lost(h);
-            return -1;
-        }
-        off += (size_t)n;
-    }
+    int sent = dg_ssh_send(&h->ssh, line, len + 1);
     free(line);
+    if (sent) {
+        set_lost(h);
+        return -1;
+    }
     int r = read_answer(h, deadline_ns);
     if (r == 0)
         h->pending = true;
@@ -375,10 +208,12 @@ static void request_text(const dg_srvhost *h, bool full, dg_strbuf *req)
 {
     dg_sb_reset(req);
     dg_sb_printf(req, "%s", globals);
-    if (full) {
-        dg_sb_printf(req, " /proc/self/mountinfo /proc/[0-9]*/stat");
+    if (full) { /* the first: where the data lives, and every process */
+        dg_sb_printf(req, " /proc/diskstats /proc/self/mountinfo /proc/[0-9]*/stat");
         return;
     }
+    if (h->dev[0]) /* the data device's counters: one line */
+        dg_sb_printf(req, " 1/sys/dev/block/%s/stat", h->dev);
     if (h->root <= 0 && h->nsamples % RESCAN_EVERY == 0) {
         dg_sb_printf(req, " /proc/[0-9]*/stat");
         return;
@@ -438,22 +273,27 @@ int dg_srvhost_open(const dg_srvhost_spec *spec, int64_t deadline_ns, dg_srvhost
 {
     *out = NULL;
     dg_srvhost *h = xcalloc(1, sizeof *h);
-    h->fd = h->errfd = -1;
+    h->ssh.fd = h->ssh.errfd = -1;
     h->tck = 100; /* USER_HZ: the unit of /proc/stat and /proc/PID/stat on every Linux */
-    h->ssh = spec->target && strcmp(spec->target, "local") != 0;
-    h->source = xstrdup(h->ssh ? spec->target : "local");
+    h->remote = spec->target && strcmp(spec->target, "local") != 0;
+    h->source = xstrdup(h->remote ? spec->target : "local");
     h->data_dir = xstrdup(spec->data_dir ? spec->data_dir : "");
     h->comms = xstrdup(spec->comms ? spec->comms : "");
     h->hint = spec->server_pid;
-    if (!h->ssh) {
+    if (!h->remote) {
         long t = sysconf(_SC_CLK_TCK);
         if (t > 0)
             h->tck = (double)t;
     } else {
-        target tg;
-        if (parse_target(spec->target, &tg, err) || spawn_ssh(h, &tg, err)) {
+        dg_ssh_target tg;
+        char *cmd = xasprintf("exec sh -c '%s'", dg_srvhost_script);
+        int rc = dg_ssh_target_parse(spec->target, "--server-host", &tg, err);
+        if (rc == 0)
+            rc = dg_ssh_start(&h->ssh, &tg, cmd, err);
+        free(cmd);
+        if (rc) {
             dg_srvhost_close(h);
-            return DG_E_INVAL;
+            return rc;
         }
     }
     dg_strbuf req = {0};
@@ -463,9 +303,9 @@ int dg_srvhost_open(const dg_srvhost_spec *spec, int64_t deadline_ns, dg_srvhost
     if (r <= 0) {
         if (r == 0)
             dg_err_fail(err, DG_E_IO, "server host %s: no answer in time (%s)", h->source,
-                        ssh_message(h));
+                        dg_ssh_message(&h->ssh));
         else
-            dg_err_fail(err, DG_E_IO, "server host %s: %s", h->source, ssh_message(h));
+            dg_err_fail(err, DG_E_IO, "server host %s: %s", h->source, dg_ssh_message(&h->ssh));
         dg_srvhost_close(h);
         return DG_E_IO;
     }
@@ -557,14 +397,9 @@ void dg_srvhost_close(dg_srvhost *h)
 {
     if (!h)
         return;
-    if (h->fd >= 0) {
-        (void)!send(h->fd, "q\n", 2, MSG_NOSIGNAL | MSG_DONTWAIT);
-        shutdown(h->fd, SHUT_WR);
-        close(h->fd);
-    }
-    reap(h, false);
-    if (h->errfd >= 0)
-        close(h->errfd);
+    if (h->ssh.fd >= 0 && !h->pending)
+        (void)dg_ssh_send(&h->ssh, "q\n", 2);
+    dg_ssh_end(&h->ssh, h->pending, DG_NS_PER_S);
     dg_srvsample_free(&h->prev);
     dg_srvsample_free(&h->mark);
     dg_sb_free(&h->buf);

@@ -11,8 +11,7 @@
  * answer is read and dropped before the next request); an ssh session that ends is
  * "lost" for the rest of the run, and the run goes on.
  *
- * The command that starts ssh is "ssh", or the words of the DBGAUGE_SSH environment
- * variable (e.g. "ssh -F /path/config"), followed by dbgauge's own options.
+ * The ssh session is core/ssh.h's (the user's ssh, or DBGAUGE_SSH's command).
  *
  * Not thread-safe: one thread (the collector) uses a handle.
  */
