@@ -85,6 +85,8 @@ int dg_cli_write_result(const dg_options *o, json_t *doc, const char *kind, int 
 
 int dg_cmd_run(dg_options *o)
 {
+    if (o->drivers)
+        return dg_cli_drivers_run(o);
     dg_workload *wl = NULL;
     if (dg_cli_open_workload(o, &wl))
         return 1;

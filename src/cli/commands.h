@@ -19,6 +19,8 @@ int dg_cmd_sweep(dg_options *o);
 int dg_cmd_report(dg_options *o);
 int dg_cmd_compare(dg_options *o);
 int dg_cmd_merge(dg_options *o);
+/* run --drivers: the run on several hosts over ssh, merged (cli/drivers.c). */
+int dg_cli_drivers_run(dg_options *o);
 
 /* Shared by report and compare: prints an input error, "FILE:LINE:COL: error: ..." as it
  * is and other messages as "dbgauge: error: ...". */

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 
 #include "core/clock.h"
+#include "core/ssh.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "core/xalloc.h"
@@ -131,6 +132,14 @@ static const optdef optdefs[] = {
      "ssh://[USER@]HOST[:PORT] (your ssh; nothing installed there), local (this machine's "
      "/proc: the default when the server is on it) or none",
      F(server_host), 0, 0, 0, 0},
+    {"drivers", 0, K_STRING, "ssh://HOST,...", DG_CMD_RUN,
+     "run on these driver hosts over your ssh, one part each (--part K/N, one --start-at), "
+     "and write their merged result here; dbgauge must be installed there",
+     F(drivers), 0, 0, 0, 0},
+    {"max-clock-offset", 0, K_DURATION, "TIME", DG_CMD_RUN,
+     "--drivers: the largest clock difference accepted between this host and a driver "
+     "(default 1% of --report-interval)",
+     F(max_clock_offset_ns), 0, 0, 0, B_H},
     {"parts", 0, K_INT, "N", DG_CMD_RUN,
      "--part auto in a Kubernetes Indexed Job: the number of parts (the Job's completions)",
      F(parts), 0, 0, 1, 10000},
@@ -740,6 +749,18 @@ int dg_cli_validate(dg_options *o, dg_err *err)
         if (o->no_results && o->json_path)
             return dg_err_fail(err, DG_E_INVAL, "--json and --no-results exclude each other");
     }
+    if (o->drivers) {
+        const char *clash = o->part_spec ? "--part" : o->parts ? "--parts" : o->start_at ? "--start-at"
+                            : o->reload ? "--reload" : o->no_results ? "--no-results" : NULL;
+        if (clash)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--drivers runs one part per host and picks the start time itself: "
+                               "leave out %s", clash);
+        if (dg_cli_drivers_check(o, err) != 0)
+            return DG_E_INVAL;
+    } else if (o->max_clock_offset_ns) {
+        return dg_err_fail(err, DG_E_INVAL, "--max-clock-offset applies to --drivers");
+    }
     if ((o->part_spec || o->parts) && dg_cli_part_resolve(o, err) != 0)
         return DG_E_INVAL;
     if (o->start_at) {
@@ -905,4 +926,41 @@ void dg_cli_help(FILE *out, dg_command cmd)
         fputs("\ndurations take units (500ms, 30s, 5m, 1h); sizes too (500MB, 10GB, 1GiB).\n", out);
         fputs("exit status: 0 success, 1 usage or configuration error, 2 run aborted or incomplete\n", out);
     }
+}
+
+char *dg_cli_part_command(const dg_options *o, const char *const *drop, int ndrop)
+{
+    char *line = NULL;
+    char **argv = o->argv_copy;
+    for (int i = 0; i < o->argc_copy; i++) {
+        const char *a = argv[i];
+        const optdef *d = NULL;
+        bool inline_val = false;
+        if (i > 0 && a[0] == '-' && a[1] == '-' && a[2]) {
+            const char *name = a + 2, *eq = strchr(name, '=');
+            size_t n = eq ? (size_t)(eq - name) : strlen(name);
+            for (size_t k = 0; k < NOPTS; k++)
+                if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n) &&
+                    (!d || (optdefs[k].cmds & o->cmd)))
+                    d = &optdefs[k];
+            inline_val = eq != NULL;
+        } else if (i > 0 && a[0] == '-' && a[1] && a[1] != '-') {
+            for (size_t k = 0; k < NOPTS; k++)
+                if (optdefs[k].sname == a[1] && (!d || (optdefs[k].cmds & o->cmd)))
+                    d = &optdefs[k];
+            inline_val = a[2] != '\0';
+        }
+        bool takes = d && d->k != K_FLAG && !inline_val && i + 1 < o->argc_copy;
+        bool skip = false;
+        for (int k = 0; d && k < ndrop; k++)
+            skip |= !strcmp(d->lname, drop[k]);
+        if (!skip) {
+            dg_ssh_quote(&line, a);
+            if (takes)
+                dg_ssh_quote(&line, argv[i + 1]);
+        }
+        if (takes)
+            i++;
+    }
+    return line ? line : xstrdup("");
 }

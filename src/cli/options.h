@@ -85,6 +85,8 @@ typedef struct dg_options {
     const char *start_at;      /* --start-at TIME (RFC 3339) */
     int64_t start_at_ns;       /* its wall time, ns since the epoch (0: none) */
     const char *server_host;   /* --server-host (NULL: automatic) */
+    const char *drivers;       /* --drivers ssh://H1,ssh://H2,... */
+    int64_t max_clock_offset_ns; /* --max-clock-offset (0: 1% of the interval) */
     const char *part_spec;     /* --part K/N or auto */
     int64_t parts;             /* --parts N (--part auto in a Kubernetes Indexed Job) */
     int part_k, part_n;        /* resolved by dg_cli_validate(): part K of N; N 0 = whole run */
@@ -172,5 +174,13 @@ void dg_cli_help(FILE *out, dg_command cmd);
 
 /* Command by name; DG_CMD_NONE if unknown. */
 dg_command dg_cli_command(const char *name);
+
+/* The command word and options as given (argv_copy), each single-quoted for a remote
+ * shell, less the options whose long names are in drop (and their values): what a driver
+ * host runs for --drivers (cli/drivers.c). Caller frees. */
+char *dg_cli_part_command(const dg_options *o, const char *const *drop, int ndrop);
+
+/* --drivers: the hosts' form (ssh://...), at least two, none twice. */
+int dg_cli_drivers_check(const dg_options *o, dg_err *err);
 
 #endif

@@ -524,3 +524,19 @@ void dg_doc_run_finish(json_t *doc, const dg_doc_result *r)
     if (r->extra)
         json_object_update(doc, (json_t *)r->extra);
 }
+
+void dg_doc_set_drivers(json_t *doc, const dg_doc_driver *d, int n, const char *command)
+{
+    json_t *run = json_object_get(doc, "run");
+    if (!run)
+        return;
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_pack("{s:s, s:o, s:o, s:i}", "host", d[i].host,
+                                           "clock_offset_ms", dg_json_real(d[i].clock_offset_ms),
+                                           "round_trip_ms", dg_json_real(d[i].round_trip_ms),
+                                           "exit_status", d[i].exit_status));
+    json_object_set_new(run, "drivers", a);
+    if (command)
+        json_object_set_new(run, "command", json_string(command));
+}

@@ -284,4 +284,16 @@ typedef struct dg_doc_result {
  * "warmup_intervals", "schedule_lag_ms", "monitor", "errors", "warnings", then extra's. */
 void dg_doc_run_finish(json_t *doc, const dg_doc_result *r);
 
+/* One driver host of run --drivers ("run.drivers"). */
+typedef struct dg_doc_driver {
+    const char *host;        /* ssh://... */
+    double clock_offset_ms;  /* its clock minus the launcher's */
+    double round_trip_ms;    /* of the probe the offset came from (its uncertainty: half) */
+    int exit_status;         /* of its dbgauge run (-1: unknown) */
+} dg_doc_driver;
+
+/* Adds run.drivers to a merged document, and the launcher's command line as
+ * run.command (the parts' own are in "parts"). */
+void dg_doc_set_drivers(json_t *doc, const dg_doc_driver *d, int n, const char *command);
+
 #endif
