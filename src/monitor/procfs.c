@@ -94,14 +94,8 @@ static void parse_section(dg_srvsample *o, const char *path, const char *body, s
     } else if (!strcmp(path, "/proc/stat")) {
         while (next_line(&p, end, &line, &n)) {
             copy_line(buf, sizeof buf, line, n);
-            unsigned long long v[8] = {0};
-            if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-                       &v[3], &v[4], &v[5], &v[6], &v[7]) >= 4) {
-                o->have_cpu = true;
-                o->user = v[0], o->nice = v[1], o->system = v[2], o->idle = v[3];
-                o->iowait = v[4], o->irq = v[5], o->softirq = v[6], o->steal = v[7];
+            if ((o->have_cpu = dg_cputicks_parse(buf, &o->cpu)))
                 break;
-            }
         }
     } else if (!strcmp(path, "/proc/diskstats")) {
         unsigned dmaj, dmin;
@@ -238,20 +232,14 @@ void dg_srvsample_delta(const dg_srvsample *a, const dg_srvsample *b, double tck
     memset(out, 0, sizeof *out);
     out->seconds = a->have_uptime && b->have_uptime ? b->uptime_s - a->uptime_s : NAN;
     double s = out->seconds > 0 ? out->seconds : NAN;
-    out->cpu_pct = out->user_pct = out->sys_pct = out->iowait_pct = out->steal_pct = NAN;
-    if (a->have_cpu && b->have_cpu) {
-        double busy_a = (double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
-        double busy_b = (double)(b->user + b->nice + b->system + b->irq + b->softirq + b->steal);
-        double dt = busy_b + (double)(b->idle + b->iowait) - busy_a - (double)(a->idle + a->iowait);
-        if (dt > 0) {
-            out->cpu_pct = 100.0 * (busy_b - busy_a) / dt;
-            out->user_pct = 100.0 * (double)((b->user + b->nice) - (a->user + a->nice)) / dt;
-            out->sys_pct = 100.0 * (double)((b->system + b->irq + b->softirq) -
-                                            (a->system + a->irq + a->softirq)) / dt;
-            out->iowait_pct = 100.0 * (double)(b->iowait - a->iowait) / dt;
-            out->steal_pct = 100.0 * (double)(b->steal - a->steal) / dt;
-        }
-    }
+    dg_cpushare sh = {NAN, NAN, NAN, NAN, NAN};
+    if (a->have_cpu && b->have_cpu)
+        dg_cputicks_share(&a->cpu, &b->cpu, &sh);
+    out->cpu_pct = sh.busy;
+    out->user_pct = sh.user;
+    out->sys_pct = sh.sys;
+    out->iowait_pct = sh.iowait;
+    out->steal_pct = sh.steal;
     /* With a root whose stat and children list were read after its children's stats
      * (srvhost.c's order): a child missing from that list had been reaped by then, so
      * its whole life is in the root's cticks: it counts through them, less what a had

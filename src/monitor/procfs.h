@@ -11,6 +11,8 @@
 #ifndef DG_MONITOR_PROCFS_H
 #define DG_MONITOR_PROCFS_H
 
+#include "monitor/sysstat.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,7 +29,7 @@ typedef struct dg_procstat {
 typedef struct dg_srvsample {
     bool have_uptime, have_cpu, have_disk, have_mem, have_load;
     double uptime_s;
-    uint64_t user, nice, system, idle, iowait, irq, softirq, steal; /* clock ticks */
+    dg_cputicks cpu;
     uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors, io_ms;         /* the data device */
     uint64_t mem_total_kb, mem_avail_kb;
     double load1;

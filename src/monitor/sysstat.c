@@ -19,25 +19,40 @@ static bool is_whole_disk(const char *name)
     return access(path, F_OK) == 0;
 }
 
+bool dg_cputicks_parse(const char *line, dg_cputicks *out)
+{
+    unsigned long long v[8] = {0};
+    if (sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+               &v[4], &v[5], &v[6], &v[7]) < 4)
+        return false;
+    *out = (dg_cputicks){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
+    return true;
+}
+
+void dg_cputicks_share(const dg_cputicks *a, const dg_cputicks *b, dg_cpushare *out)
+{
+    double busy_a = (double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
+    double busy_b = (double)(b->user + b->nice + b->system + b->irq + b->softirq + b->steal);
+    double dt = busy_b + (double)(b->idle + b->iowait) - busy_a - (double)(a->idle + a->iowait);
+    if (!(dt > 0)) {
+        *out = (dg_cpushare){NAN, NAN, NAN, NAN, NAN};
+        return;
+    }
+    out->busy = 100.0 * (busy_b - busy_a) / dt;
+    out->user = 100.0 * (double)((b->user + b->nice) - (a->user + a->nice)) / dt;
+    out->sys = 100.0 * (double)((b->system + b->irq + b->softirq) - (a->system + a->irq + a->softirq)) / dt;
+    out->iowait = 100.0 * (double)(b->iowait - a->iowait) / dt;
+    out->steal = 100.0 * (double)(b->steal - a->steal) / dt;
+}
+
 void dg_sysample_take(const char *block_device, dg_sysample *out)
 {
     memset(out, 0, sizeof *out);
     out->t_ns = dg_now_ns();
     FILE *f = fopen("/proc/stat", "r");
     if (f) {
-        unsigned long long v[8] = {0};
-        if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-                   &v[4], &v[5], &v[6], &v[7]) >= 4) {
-            out->have_cpu = true;
-            out->user = v[0];
-            out->nice = v[1];
-            out->system = v[2];
-            out->idle = v[3];
-            out->iowait = v[4];
-            out->irq = v[5];
-            out->softirq = v[6];
-            out->steal = v[7];
-        }
+        char line[512];
+        out->have_cpu = fgets(line, sizeof line, f) && dg_cputicks_parse(line, &out->cpu);
         fclose(f);
     }
     f = fopen("/proc/diskstats", "r");
@@ -73,24 +88,13 @@ void dg_sysample_delta(const dg_sysample *a, const dg_sysample *b, dg_sysdelta *
 {
     out->seconds = (double)(b->t_ns - a->t_ns) / DG_NS_PER_S;
     double s = out->seconds > 0 ? out->seconds : NAN;
-    if (a->have_cpu && b->have_cpu) {
-        double busy_a = (double)(a->user + a->nice + a->system + a->irq + a->softirq + a->steal);
-        double busy_b = (double)(b->user + b->nice + b->system + b->irq + b->softirq + b->steal);
-        double tot_a = busy_a + (double)(a->idle + a->iowait);
-        double tot_b = busy_b + (double)(b->idle + b->iowait);
-        double dt = tot_b - tot_a;
-        if (dt > 0) {
-            out->cpu_pct = 100.0 * (busy_b - busy_a) / dt;
-            out->user_pct = 100.0 * (double)((b->user + b->nice) - (a->user + a->nice)) / dt;
-            out->sys_pct = 100.0 * (double)((b->system + b->irq + b->softirq) -
-                                            (a->system + a->irq + a->softirq)) / dt;
-            out->iowait_pct = 100.0 * (double)(b->iowait - a->iowait) / dt;
-        } else {
-            out->cpu_pct = out->user_pct = out->sys_pct = out->iowait_pct = NAN;
-        }
-    } else {
-        out->cpu_pct = out->user_pct = out->sys_pct = out->iowait_pct = NAN;
-    }
+    dg_cpushare sh = {NAN, NAN, NAN, NAN, NAN};
+    if (a->have_cpu && b->have_cpu)
+        dg_cputicks_share(&a->cpu, &b->cpu, &sh);
+    out->cpu_pct = sh.busy;
+    out->user_pct = sh.user;
+    out->sys_pct = sh.sys;
+    out->iowait_pct = sh.iowait;
     out->self_cpu_pct =
         100.0 * ((b->self_user_s + b->self_sys_s) - (a->self_user_s + a->self_sys_s)) / s;
     if (a->have_disk && b->have_disk) {

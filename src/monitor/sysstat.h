@@ -8,10 +8,26 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The "cpu" line of /proc/stat: clock ticks of all cores, by kind. */
+typedef struct dg_cputicks {
+    uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
+} dg_cputicks;
+
+/* The shares of the time from a to b, in % of all cores (100 = every core busy): busy,
+ * user (with nice), system (with irq and softirq), iowait, steal. All NaN when no tick
+ * passed. The one formula of the client's and the server host's CPU. */
+typedef struct dg_cpushare {
+    double busy, user, sys, iowait, steal;
+} dg_cpushare;
+void dg_cputicks_share(const dg_cputicks *a, const dg_cputicks *b, dg_cpushare *out);
+
+/* Parses a "cpu  U N S I W Q SQ ST ..." line (at least four numbers); false otherwise. */
+bool dg_cputicks_parse(const char *line, dg_cputicks *out);
+
 typedef struct dg_sysample {
     int64_t t_ns;
     bool have_cpu, have_disk;
-    uint64_t user, nice, system, idle, iowait, irq, softirq, steal; /* clock ticks */
+    dg_cputicks cpu;
     uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors;                 /* 512-byte sectors */
     double self_user_s, self_sys_s;                                  /* this process */
 } dg_sysample;

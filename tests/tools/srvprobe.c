@@ -17,8 +17,9 @@
 
 static void print(const char *what, const dg_srvsample *s)
 {
-    unsigned long long busy = s->user + s->nice + s->system + s->irq + s->softirq + s->steal;
-    printf("%s %.2f %llu %llu %llu\n", what, s->uptime_s, busy, busy + s->idle + s->iowait,
+    const dg_cputicks *c = &s->cpu;
+    unsigned long long busy = c->user + c->nice + c->system + c->irq + c->softirq + c->steal;
+    printf("%s %.2f %llu %llu %llu\n", what, s->uptime_s, busy, busy + c->idle + c->iowait,
            (unsigned long long)(s->rd_ios + s->wr_ios));
 }
 
