@@ -55,6 +55,7 @@ static bool parse_stat_line(const char *buf, dg_procstat *ps)
     const char *open = strchr(buf, '('), *close = strrchr(buf, ')');
     if (!open || !close || close < open)
         return false;
+    memset(ps, 0, sizeof *ps);
     ps->pid = atoi(buf);
     size_t cl = (size_t)(close - open - 1);
     if (cl >= sizeof ps->comm)
@@ -155,13 +156,24 @@ static void parse_section(dg_srvsample *o, const char *path, const char *body, s
             }
         }
     } else if (!strncmp(path, "/proc/", 6) && strlen(path) > 11 &&
-               !strcmp(path + strlen(path) - 5, "/stat")) {
+               (!strcmp(path + strlen(path) - 5, "/stat") ||
+                !strcmp(path + strlen(path) - 10, "/schedstat"))) {
         if (!next_line(&p, end, &line, &n))
             return;
         copy_line(buf, sizeof buf, line, n);
         dg_procstat ps;
-        if (!parse_stat_line(buf, &ps))
+        if (path[strlen(path) - 5] == 'd') { /* schedstat: "RUNTIME_NS WAIT_NS SLICES" */
+            unsigned long long ns;
+            memset(&ps, 0, sizeof ps);
+            ps.pid = atoi(path + 6);
+            ps.ppid = -1;
+            ps.by_ns = true;
+            if (ps.pid <= 0 || sscanf(buf, "%llu", &ns) != 1)
+                return;
+            ps.ns = ns;
+        } else if (!parse_stat_line(buf, &ps)) {
             return;
+        }
         if (o->nprocs == *cap_procs) {
             *cap_procs = *cap_procs ? 2 * *cap_procs : 64;
             o->procs = xrealloc(o->procs, (size_t)*cap_procs * sizeof *o->procs);
@@ -215,6 +227,18 @@ static bool has_pid(const int *pids, int n, int pid)
     return false;
 }
 
+/* A process's CPU time in seconds. */
+static double cpu_s(const dg_procstat *p, double tck)
+{
+    return p->by_ns ? (double)p->ns / 1e9 : (double)p->ticks / tck;
+}
+
+/* The same process in two samples: the same start time where both tell it. */
+static bool same_proc(const dg_procstat *a, const dg_procstat *b)
+{
+    return !a->starttime || !b->starttime || a->starttime == b->starttime;
+}
+
 static const dg_procstat *find_proc(const dg_srvsample *s, int pid)
 {
     for (int i = 0; i < s->nprocs; i++)
@@ -249,30 +273,31 @@ void dg_srvsample_delta(const dg_srvsample *a, const dg_srvsample *b, double tck
     const dg_procstat *rb = root > 0 ? find_proc(b, root) : NULL;
     bool by_root = ra && rb && ra->starttime == rb->starttime && rb->cticks >= ra->cticks &&
                    b->have_children;
-    int64_t ticks = 0, reaped = by_root ? (int64_t)(rb->cticks - ra->cticks) : 0;
+    double cpu = 0, reaped = by_root ? (double)(rb->cticks - ra->cticks) / tck : 0;
     int counted = 0;
     for (int i = 0; i < nsel; i++) {
         const dg_procstat *pb = find_proc(b, sel[i]);
         const dg_procstat *pa = find_proc(a, sel[i]);
         if (by_root && sel[i] != root && !has_pid(b->children, b->nchildren, sel[i])) {
-            if (pa && (!pb || pa->starttime == pb->starttime))
-                reaped -= (int64_t)pa->ticks;
+            if (pa && (!pb || same_proc(pa, pb)))
+                reaped -= cpu_s(pa, tck);
             continue;
         }
         if (!pb)
             continue;
         counted++;
-        if (pa && pa->starttime == pb->starttime) {
-            if (pb->ticks >= pa->ticks)
-                ticks += (int64_t)(pb->ticks - pa->ticks);
-        } else if ((double)pb->starttime / tck >= born_after_s) {
-            ticks += (int64_t)pb->ticks; /* started in this interval */
+        if (pa && same_proc(pa, pb)) {
+            cpu += fmax(0, cpu_s(pb, tck) - cpu_s(pa, tck));
+        } else if (pb->starttime ? (double)pb->starttime / tck >= born_after_s : !pa) {
+            /* started in this interval (a schedstat has no start time: a process new to
+               the list is one that started since the list before) */
+            cpu += cpu_s(pb, tck);
         }
     }
     if (reaped > 0)
-        ticks += reaped;
+        cpu += reaped;
     out->procs = counted;
-    out->procs_cpu_s = nsel > 0 ? (double)ticks / tck : NAN;
+    out->procs_cpu_s = nsel > 0 ? cpu : NAN;
     out->procs_cpu_pct = 100.0 * out->procs_cpu_s / s;
     if (a->have_disk && b->have_disk) {
         out->disk_reads = (double)(b->rd_ios - a->rd_ios);

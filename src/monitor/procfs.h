@@ -17,13 +17,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One process of /proc/PID/stat. */
+/* One process, from /proc/PID/stat, or from /proc/PID/schedstat (by_ns: its CPU time
+ * in ns, a tenth of the bytes for a shell to read; for single-threaded processes only, as
+ * it is the main thread's; no ppid, command or start time: ppid -1, starttime 0). */
 typedef struct dg_procstat {
     int pid, ppid;
     char comm[32];
-    uint64_t ticks;     /* utime + stime, clock ticks */
+    bool by_ns;
+    uint64_t ticks;     /* utime + stime, clock ticks (by_ns: 0) */
+    uint64_t ns;        /* by_ns: CPU time in ns */
     uint64_t cticks;    /* cutime + cstime: of its children that exited and were reaped */
-    uint64_t starttime; /* clock ticks after boot */
+    uint64_t starttime; /* clock ticks after boot (0: unknown) */
 } dg_procstat;
 
 typedef struct dg_srvsample {

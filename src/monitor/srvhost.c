@@ -21,13 +21,16 @@
 
 /* One line, no single quote (it travels inside '...' through the login shell of the
  * user on the server, whatever that shell is). A request is a line of paths (globs are
- * expanded by the shell); "q" ends the loop. Files that vanish between the glob and the
- * read (a process that exited) give an empty section. */
+ * expanded by the shell; "N/path": the first N lines only); "q" ends the loop. Files
+ * that vanish between the glob and the read (a process that exited) give an empty
+ * section. The answer is gathered in a variable and written at once: one write, so one
+ * ssh packet, per sample (a printf per line cost sshd a wake-up and a packet each). */
 const char dg_srvhost_script[] =
-    "while read -r r; do [ \"$r\" = q ] && exit 0; for f in $r; do n=0; case $f in [0-9]*) "
-    "n=${f%%/*}; f=/${f#*/};; esac; [ -r \"$f\" ] || continue; printf \"@%s\\n\" \"$f\"; i=0; "
-    "while IFS= read -r l || [ -n \"$l\" ]; do printf \"%s\\n\" \"$l\"; i=$((i+1)); "
-    "[ $i = $n ] && break; done < \"$f\" 2>/dev/null; done; printf \"@.\\n\"; done";
+    "nl=$(printf \"\\n_\"); nl=${nl%_}; "
+    "while read -r r; do [ \"$r\" = q ] && exit 0; o=; for f in $r; do n=0; case $f in [0-9]*) "
+    "n=${f%%/*}; f=/${f#*/};; esac; [ -r \"$f\" ] || continue; o=\"$o@$f$nl\"; i=0; "
+    "while IFS= read -r l || [ -n \"$l\" ]; do o=\"$o$l$nl\"; i=$((i+1)); "
+    "[ $i = $n ] && break; done < \"$f\" 2>/dev/null; done; printf \"%s@.\\n\" \"$o\"; done";
 
 /* What every sample reads: the first line of /proc/uptime, /proc/stat (the "cpu" line)
  * and /proc/loadavg, and MemTotal ... MemAvailable of /proc/meminfo. A shell's read
@@ -218,9 +221,12 @@ static void request_text(const dg_srvhost *h, bool full, dg_strbuf *req)
         dg_sb_printf(req, " /proc/[0-9]*/stat");
         return;
     }
+    /* a root's children (PostgreSQL's backends: one thread each) by their schedstat, a
+       tenth of the bytes of their stat; processes found by name (MariaDB's, Firebird's:
+       many threads, which only stat sums) by their stat */
     for (int i = 0; i < h->nsel; i++)
         if (h->sel[i] != h->root)
-            dg_sb_printf(req, " /proc/%d/stat", h->sel[i]);
+            dg_sb_printf(req, h->root > 0 ? " 1/proc/%d/schedstat" : " /proc/%d/stat", h->sel[i]);
     /* the root last, its stat before its list of children: a child reaped while the
      * children were read is in the root's cticks and missing from the list (procfs.h) */
     if (h->root > 0)

@@ -112,6 +112,22 @@ static void test_parse_and_delta(void)
     dg_srvsample_delta(&a, &e, 100, sel, 4, NAN, 100, &d);
     DG_CHECK_NEAR(d.procs_cpu_s, 0.5, 1e-9);
     dg_srvsample_free(&e);
+    /* the root's children by their schedstat (ns, no start time): 101 from 10 ticks to
+     * 0.6 s; 104 new to the list: all of its 0.25 s */
+    static const char bundle_s[] =
+        "@/proc/uptime\n1002.00 1903.00\n"
+        "@/proc/stat\ncpu  150 0 150 2200 100 0 0 0 0 0\n"
+        "@/proc/101/schedstat\n600000000 1000 12\n"
+        "@/proc/104/schedstat\n250000000 1000 3\n"
+        "@/proc/100/stat\n100 (postgres) S 1 100 100 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 100 0 0\n"
+        "@/proc/100/task/100/children\n101 104\n"
+        "@.\n";
+    DG_CHECK(dg_srvsample_parse(bundle_s, strlen(bundle_s), NULL, &e));
+    DG_CHECK(e.nprocs == 3 && e.procs[0].by_ns && e.procs[0].pid == 101);
+    int sel_s[] = {100, 101, 104};
+    dg_srvsample_delta(&a, &e, 100, sel_s, 3, NAN, 100, &d);
+    DG_CHECK_NEAR(d.procs_cpu_s, 0.5 + 0.25, 1e-9);
+    dg_srvsample_free(&e);
     /* no device: no disk figures, the rest stands */
     dg_srvsample c;
     DG_CHECK(dg_srvsample_parse(bundle_b, strlen(bundle_b), NULL, &c));
