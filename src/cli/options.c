@@ -502,6 +502,83 @@ static char *join_redacted(int argc, char **argv, const arg_kind *kinds, const s
     return dg_sb_take(&sb);
 }
 
+/* pgbench's long names for options that mean the same here: accepted as they are. */
+static const struct {
+    const char *alias, *name;
+} aliases[] = {
+    {"client", "terminals"},        /* pgbench -c */
+    {"time", "duration"},           /* pgbench -T */
+    {"progress", "report-interval"}, /* pgbench -P */
+};
+
+/* The option named name[0..n) for cmd (an alias of pgbench's included); NULL if none. */
+static const optdef *find_long(const char *name, size_t n, unsigned cmd)
+{
+    const optdef *d = NULL;
+    for (size_t a = 0; a < sizeof aliases / sizeof aliases[0]; a++)
+        if (strlen(aliases[a].alias) == n && !strncmp(aliases[a].alias, name, n)) {
+            name = aliases[a].name;
+            n = strlen(name);
+            break;
+        }
+    for (size_t k = 0; k < NOPTS; k++)
+        if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n) &&
+            (!d || (optdefs[k].cmds & cmd)))
+            d = &optdefs[k];
+    return d;
+}
+
+/* Levenshtein distance of a[0..n) and b, up to 64 characters each (more: far). */
+static size_t edit_distance(const char *a, size_t n, const char *b)
+{
+    size_t m = strlen(b);
+    if (n > 64 || m > 64)
+        return 99;
+    size_t row[65];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            best = up + 1 < best ? up + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[m];
+}
+
+/* ": did you mean '--terminals'?" for the closest option of cmd within two edits (or a
+ * prefix of just one), else "". */
+static void suggest(const char *name, size_t n, unsigned cmd, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *best = NULL;
+    size_t bd = 3, prefixes = 0;
+    const char *prefix = NULL;
+    for (size_t k = 0; k < NOPTS; k++) {
+        if (!(optdefs[k].cmds & cmd))
+            continue;
+        size_t dd = edit_distance(name, n, optdefs[k].lname);
+        if (dd < bd) {
+            bd = dd;
+            best = optdefs[k].lname;
+        }
+        if (n >= 3 && !strncmp(optdefs[k].lname, name, n)) {
+            prefixes++;
+            prefix = optdefs[k].lname;
+        }
+    }
+    if (!best && prefixes == 1)
+        best = prefix; /* --term: --terminals (a prefix is never taken as the option) */
+    if (best)
+        snprintf(out, len, ": did you mean '--%s'?", best);
+}
+
 /* Walks argv into o; kinds[i] and skips[i] say how argument i is shown (shown_arg), for
  * every argument the walk reached. */
 static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, size_t *skips,
@@ -543,14 +620,14 @@ static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, siz
             const char *name = a + 2;
             const char *eq = strchr(name, '=');
             size_t n = eq ? (size_t)(eq - name) : strlen(name);
-            for (size_t k = 0; k < NOPTS; k++)
-                if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n) &&
-                    (!d || (optdefs[k].cmds & o->cmd)))
-                    d = &optdefs[k];
+            d = find_long(name, n, o->cmd);
             snprintf(shown, sizeof shown, "--%.*s", (int)n, name);
-            if (!d)
-                return dg_err_fail(err, DG_E_INVAL, "unknown option '%s' (see 'dbgauge %s --help')", shown,
-                                   o->cmd_name);
+            if (!d) {
+                char hint[96];
+                suggest(name, n, o->cmd, hint, sizeof hint);
+                return dg_err_fail(err, DG_E_INVAL, "unknown option '%s'%s (see 'dbgauge %s --help')",
+                                   shown, hint, o->cmd_name);
+            }
             if (eq)
                 val = eq + 1;
             if (d->k == K_FLAG && val)
@@ -938,11 +1015,7 @@ char *dg_cli_part_command(const dg_options *o, const char *const *drop, int ndro
         bool inline_val = false;
         if (i > 0 && a[0] == '-' && a[1] == '-' && a[2]) {
             const char *name = a + 2, *eq = strchr(name, '=');
-            size_t n = eq ? (size_t)(eq - name) : strlen(name);
-            for (size_t k = 0; k < NOPTS; k++)
-                if (strlen(optdefs[k].lname) == n && !strncmp(optdefs[k].lname, name, n) &&
-                    (!d || (optdefs[k].cmds & o->cmd)))
-                    d = &optdefs[k];
+            d = find_long(name, eq ? (size_t)(eq - name) : strlen(name), o->cmd);
             inline_val = eq != NULL;
         } else if (i > 0 && a[0] == '-' && a[1] && a[1] != '-') {
             for (size_t k = 0; k < NOPTS; k++)

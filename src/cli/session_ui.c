@@ -194,10 +194,20 @@ static const char *fmt_num(const json_t *iv, const char *path, int width, int pr
 static void on_interval(void *arg, const json_t *iv, bool warmup)
 {
     (void)arg;
-    char cpu[32] = "";
+    /* whose CPU: this host's (the client's), and the server host's when it is sampled */
+    char cpu[64] = "";
+    size_t n = 0;
     double cpu_pct = dg_res_num(iv, "cpu_pct", NAN);
     if (isfinite(cpu_pct))
-        snprintf(cpu, sizeof cpu, "  cpu %3.0f%%", cpu_pct);
+        n += (size_t)snprintf(cpu + n, sizeof cpu - n, "  client cpu %3.0f%%", cpu_pct);
+    const char *st = dg_res_str(iv, "server_host.status");
+    if (st) {
+        double s = dg_res_num(iv, "server_host.cpu_pct", NAN);
+        if (!strcmp(st, "ok") && isfinite(s))
+            snprintf(cpu + n, sizeof cpu - n, "  server cpu %3.0f%%", s);
+        else
+            snprintf(cpu + n, sizeof cpu - n, "  server %s", st);
+    }
     char tps[32], p50[32], p95[32], p99[32];
     printf("%s%7.1f s  tps %s  lat ms p50 %s p95 %s p99 %s  err %lld  retry %lld%s%s\n",
            warmup ? "warmup " : "", dg_res_num(iv, "t_s", 0),

@@ -61,6 +61,11 @@ run --db 'postgres://h/db#frag' -T 1s        | 1    | invalid database URL 'post
 sweep --vary terminals=1,,2 -T 1s            | 1    | --vary terminals=1,,2 has an empty value
 sweep --vary json=a.json,b.json -T 1s        | 1    | --vary json: 'json' says where results go
 run --max-tries 0                            | 1    | --max-tries 0 is out of range (1 to 1000000)
+run --duraton 5s                             | 1    | unknown option '--duraton': did you mean '--duration'?
+run --term 4                                 | 1    | unknown option '--term': did you mean '--terminals'?
+run --client 0                               | 1    | --client 0 is out of range (1 to 10000)
+run --progress x                             | 1    | invalid duration 'x' for --progress
+run --time 0                                 | 1    | --time 0 is out of range (1ms to 365d)
 run --workload nosuch                        | 1    | unknown workload 'nosuch'
 run --workload tpcb:fast                     | 1    | unknown variant 'fast' of workload 'tpcb'
 run --mix nosuch=1                           | 1    | --mix names unknown transaction 'nosuch'
