@@ -15,6 +15,7 @@
 #include "experiment/sweep.h"
 #include "monitor/srvhost.h"
 #include "report/render.h"
+#include "workload/workload.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -81,7 +82,7 @@ static const optdef optdefs[] = {
      "workload: tpcc (default), tpcb[:select-only|:simple-update], tables[:insert|:select], script (see 'dbgauge list')",
      F(workload), 0, 0, 0, 0},
     {"scale", 's', K_DOUBLE, "N", ALL, "scale factor (tpcc: warehouses; tpcb: branches of 100,000 accounts; tables: rows; docs: TPoX's, 1 = 100,000 customers, fractions allowed)", F(scale), 0,
-     0, 0, 100000000},
+     0, 0, DG_SCALE_MAX},
     {"tables", 0, K_INT, "N", ALL, "tables workload: number of tables tbl_200 ... (default 40)",
      F(tables), 0, 0, 1, 1000},
     {"rows", 0, K_COUNT, "N", RUNLOAD, "tables workload: rows to load over all tables (e.g. 25M); the scale",

@@ -214,12 +214,17 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
             return dg_err_fail(err, DG_E_INVAL,
                                "workload '%s' has no size model: use --scale instead of --size",
                                wl->name);
-        int64_t s = (int64_t)ceil((double)cfg->size_bytes / (double)wl->bytes_per_scale);
-        wl->scale = s < 1 ? 1 : s;
+        double s = ceil((double)cfg->size_bytes / (double)wl->bytes_per_scale);
         char sz[32];
         dg_format_size(cfg->size_bytes, sz, sizeof sz);
         char per[32];
         dg_format_size(wl->bytes_per_scale, per, sizeof per);
+        if (s > DG_SCALE_MAX)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--size %s means scale %.0f (about %s per %s), more than the largest "
+                               "scale, %d",
+                               sz, s, per, wl->scale_unit, DG_SCALE_MAX);
+        wl->scale = s < 1 ? 1 : (int64_t)s;
         info(cfg, "--size %s: scale %lld (about %s per %s)", sz, (long long)wl->scale, per,
              wl->scale_unit);
     }

@@ -159,6 +159,10 @@ typedef struct dg_workload_ops {
     void (*free)(dg_workload *wl);
 } dg_workload_ops;
 
+/* The largest scale any workload is asked for (--scale's bound, and the bound of the scale
+ * --size works out). */
+#define DG_SCALE_MAX 100000000
+
 struct dg_workload {
     const struct dg_workload_def *def;
     const dg_workload_ops *ops;

@@ -22,7 +22,7 @@ grep -q "are two sweeps: a report shows one" "$TMP/err" || fail "two sweeps in o
 [ ! -e "$TMP/s12.html" ] || fail "a refused report left a file behind"
 "$PY" "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" structure \
   "title=Business operations per second vs database size" "title=Load speed vs database size" \
-  "title=Throughput vs terminals" "title=Host CPU use vs terminals" \
+  "title=Throughput vs terminals" "title=Client CPU use vs terminals" \
   "pivot=sweep-pivot-tps:tps:$TMP/s1" "pivot=sweep-pivot-p95:p95:$TMP/s1" \
   "absent=t-sweep-pivot-tpmc" >&2 || fail "s1.html"
 

@@ -103,20 +103,21 @@ tps = [c for c in charts if c["title"].startswith("Throughput")][0]
 assert tps["x"]["categories"] == ["hdd", "ssd"], tps["x"]
 PY
 
-# one numeric parameter: throughput (left) and host CPU (right axis) on one chart, whose
+# one numeric parameter: throughput (left) and client CPU (right axis: SQLite has no server
+# host) on one chart, whose
 # points are the other charts' values
 "$DBGAUGE" report "$TMP/s2" --format json > "$TMP/rep2.json"
 python3 - "$TMP/rep2.json" <<'PY' || fail "throughput and CPU chart"
 import json, sys
 r = json.load(open(sys.argv[1]))
 charts = {i["title"]: i for s in r["sections"] if s["id"] == "sweep" for i in s["items"] if i["type"] == "chart"}
-c = charts["Throughput and host CPU vs terminals"]
+c = charts["Throughput and client CPU vs terminals"]
 assert c["y"]["unit"] == "tx/s" and c["y2"]["unit"] == "%", (c["y"], c.get("y2"))
 tps, cpu = c["series"]
 assert "axis" not in tps and cpu["axis"] == "y2", c["series"]
 pts = lambda s: [(p["x"], round(p["y"], 6)) for p in s["points"]]
 assert pts(tps) == pts(charts["Throughput vs terminals"]["series"][0]), (pts(tps), charts["Throughput vs terminals"])
-assert pts(cpu) == pts(charts["Host CPU use vs terminals"]["series"][0])
+assert pts(cpu) == pts(charts["Client CPU use vs terminals"]["series"][0])
 assert [p[0] for p in pts(tps)] == [1, 2, 3]
 PY
 "$DBGAUGE" report "$TMP/s2" -o "$TMP/rep2.html"
