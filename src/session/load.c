@@ -206,24 +206,35 @@ static void on_progress(void *arg, uint64_t rows, uint64_t total, const char *wh
         lc->ui->load_progress(lc->ui->arg, rows, total, what);
 }
 
+/* The scale --size asks for (*scale), refused when the workload has no size model or the
+ * scale is beyond DG_SCALE_MAX: checked before anything is dropped or written. sz and per
+ * receive the size and the bytes per scale unit, as shown. */
+static int size_scale(const dg_session_config *cfg, double *scale, char *sz, char *per, dg_err *err)
+{
+    const dg_workload *wl = cfg->wl;
+    if (!wl->bytes_per_scale)
+        return dg_err_fail(err, DG_E_INVAL,
+                           "workload '%s' has no size model: use --scale instead of --size", wl->name);
+    *scale = ceil((double)cfg->size_bytes / (double)wl->bytes_per_scale);
+    dg_format_size(cfg->size_bytes, sz, 32);
+    dg_format_size(wl->bytes_per_scale, per, 32);
+    if (*scale > DG_SCALE_MAX)
+        return dg_err_fail(err, DG_E_INVAL,
+                           "--size %s means scale %.0f (about %s per %s), more than the largest "
+                           "scale, %d",
+                           sz, *scale, per, wl->scale_unit, DG_SCALE_MAX);
+    return 0;
+}
+
 int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_out, dg_err *err)
 {
     dg_workload *wl = cfg->wl;
     if (cfg->size_bytes) {
-        if (!wl->bytes_per_scale)
-            return dg_err_fail(err, DG_E_INVAL,
-                               "workload '%s' has no size model: use --scale instead of --size",
-                               wl->name);
-        double s = ceil((double)cfg->size_bytes / (double)wl->bytes_per_scale);
-        char sz[32];
-        dg_format_size(cfg->size_bytes, sz, sizeof sz);
-        char per[32];
-        dg_format_size(wl->bytes_per_scale, per, sizeof per);
-        if (s > DG_SCALE_MAX)
-            return dg_err_fail(err, DG_E_INVAL,
-                               "--size %s means scale %.0f (about %s per %s), more than the largest "
-                               "scale, %d",
-                               sz, s, per, wl->scale_unit, DG_SCALE_MAX);
+        double s;
+        char sz[32], per[32];
+        int rc = size_scale(cfg, &s, sz, per, err);
+        if (rc)
+            return rc;
         wl->scale = s < 1 ? 1 : (int64_t)s;
         info(cfg, "--size %s: scale %lld (about %s per %s)", sz, (long long)wl->scale, per,
              wl->scale_unit);
@@ -406,6 +417,11 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
         return dg_err_fail(err, DG_E_EXISTS,
                            "%s already holds %s tables of workload '%s': add --drop to replace them",
                            conn->url_redacted, all ? "the" : "some", wl->name);
+    double ignored;
+    char sz[32], per[32];
+    if (mode != DG_PREPARE_CHECK && cfg->size_bytes && (!some || cfg->reload) &&
+        (rc = size_scale(cfg, &ignored, sz, per, err)) != 0)
+        return rc; /* before anything is dropped or written: a usage error */
     if (mode != DG_PREPARE_CHECK && some && cfg->reload) {
         info(cfg, "dropping the existing %s tables", wl->name);
         *stage = DG_STAGE_LOAD;

@@ -90,4 +90,8 @@ expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w tables --tables 5 -t 1 -q --no-
 grep -q "holds 3 tables, not the 5 of --tables" "$TMP/err" || { cat "$TMP/err"; fail "table count mismatch"; }
 "$DBGAUGE" run --db "sqlite:$A" -w tables -t 20 -q --json "$TMP/three.json" > /dev/null
 json "$TMP/three.json" "d['workload_metrics']['tables'] == 3 and d['run']['scale'] == 300" | grep -q True || fail "run on a 3-table database"
+# --size beyond the largest scale: refused before anything is written, exit 1
+expect_exit 1 "$DBGAUGE" load --db "sqlite:$TMP/huge.db" -w tables --size 100TB
+grep -q "more than the largest scale" "$TMP/err" || { cat "$TMP/err"; fail "--size past the largest scale"; }
+! grep -q "partial load" "$TMP/err" || fail "--size past the largest scale: said a partial load"
 echo "tables on SQLite: ok"
