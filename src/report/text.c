@@ -26,6 +26,18 @@ static double num(const json_t *o, const char *path)
     return dg_res_num(o, path, NAN);
 }
 
+/* Appends fmt with v to buf (n bytes used of cap) when v was measured; the new length. */
+static size_t add_figure(char *buf, size_t cap, size_t n, const char *fmt, double v)
+{
+    if (!isfinite(v) || n >= cap)
+        return n;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+    int w = snprintf(buf + n, cap - n, fmt, v);
+#pragma GCC diagnostic pop
+    return w < 0 ? n : n + (size_t)w < cap ? n + (size_t)w : cap - 1;
+}
+
 /* "server host (SOURCE): CPU 61%, server processes 88% of a core, vda 3583 IOPS (32%
  * busy), 2.15 I/O per transaction, memory 2% used, load 1.17" */
 static void server_host_line(FILE *out, const json_t *sh)
@@ -40,22 +52,16 @@ static void server_host_line(FILE *out, const json_t *sh)
                 json_is_true(json_object_get(sh, "lost")) ? "the ssh session ended" : "no sample in time");
         return;
     }
-    char buf[320] = "";
+    char buf[320] = "", disk[96];
     size_t n = 0;
-    double v;
-    if (isfinite(v = num(sh, "cpu_pct")))
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "CPU %.0f%%, ", v);
-    if (isfinite(v = num(sh, "server_cpu_pct")))
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "server processes %.0f%% of a core, ", v);
-    if (isfinite(v = num(sh, "iops")))
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s %.0f IOPS (%.0f%% busy), ",
-                              dev && *dev ? dev : "disk", v, num(sh, "disk_util_pct"));
-    if (isfinite(v = num(sh, "io_per_tx")))
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "%.2f I/O per transaction, ", v);
-    if (isfinite(v = num(sh, "mem_used_pct")))
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "memory %.0f%% used, ", v);
-    if (isfinite(v = num(sh, "load1")))
-        n += (size_t)snprintf(buf + n, sizeof buf - n, "load %.2f, ", v);
+    n = add_figure(buf, sizeof buf, n, "CPU %.0f%%, ", num(sh, "cpu_pct"));
+    n = add_figure(buf, sizeof buf, n, "server processes %.0f%% of a core, ", num(sh, "server_cpu_pct"));
+    snprintf(disk, sizeof disk, "%s %%.0f IOPS (%.0f%%%% busy), ", dev && *dev ? dev : "disk",
+             num(sh, "disk_util_pct"));
+    n = add_figure(buf, sizeof buf, n, disk, num(sh, "iops"));
+    n = add_figure(buf, sizeof buf, n, "%.2f I/O per transaction, ", num(sh, "io_per_tx"));
+    n = add_figure(buf, sizeof buf, n, "memory %.0f%% used, ", num(sh, "mem_used_pct"));
+    n = add_figure(buf, sizeof buf, n, "load %.2f, ", num(sh, "load1"));
     if (n > 2) {
         buf[n - 2] = '\0';
         fprintf(out, "  server host (%s): %s%s\n", src, buf,
@@ -124,15 +130,10 @@ void dg_report_text_run(FILE *out, const json_t *doc)
     if (m) {
         char buf[256] = "";
         size_t n = 0;
-        double v;
-        if (isfinite(v = num(m, "cpu_pct")))
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "host CPU %.0f%%, ", v);
-        if (isfinite(v = num(m, "self_cpu_pct")))
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "dbgauge CPU %.0f%% of a core, ", v);
-        if (isfinite(v = num(m, "cache_hit_pct")))
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "cache hits %.2f%%, ", v);
-        if (isfinite(v = num(m, "iops")))
-            n += (size_t)snprintf(buf + n, sizeof buf - n, "disk %.0f IOPS, ", v);
+        n = add_figure(buf, sizeof buf, n, "host CPU %.0f%%, ", num(m, "cpu_pct"));
+        n = add_figure(buf, sizeof buf, n, "dbgauge CPU %.0f%% of a core, ", num(m, "self_cpu_pct"));
+        n = add_figure(buf, sizeof buf, n, "cache hits %.2f%%, ", num(m, "cache_hit_pct"));
+        n = add_figure(buf, sizeof buf, n, "disk %.0f IOPS, ", num(m, "iops"));
         double b = num(m, "db_size_after_bytes");
         if (isfinite(b)) {
             char s[32];

@@ -73,6 +73,9 @@ assert abs(tot - sh["server_cpu_pct"] * sh["seconds"]) <= 0.02 * tot + 2, (tot, 
 print("# over ssh: server CPU %.0f%%, server processes %.0f%% of a core, device %s, %.2f I/O per tx"
       % (sh["cpu_pct"], sh["server_cpu_pct"], sh["device"] or "-", sh["io_per_tx"] or 0))
 PY
+grep -q "^  server host ($SSH_TARGET): CPU [0-9]*%, server processes [0-9]*% of a core" ssh.out \
+  || { cat ssh.out; fail "no server host line in the summary"; }
+grep -q "client cpu .* server cpu " ssh.out || fail "live lines do not say client and server cpu"
 json base.json "d['monitor']['server_host']['source']" | grep -qx local || fail "a local server's figures are not from local"
 
 # --- the ssh session lost mid-run -----------------------------------------------------------
