@@ -14,6 +14,9 @@
  *   4. prints every host's live lines prefixed with its part and host, reads each part's
  *      result from its standard output, and merges them (results/merge.h) into the one
  *      result this run writes, with the hosts' clock offsets in run.drivers.
+ * SIGINT or SIGTERM ends every part's standard input, which stops its run there (a
+ * watcher beside it sends SIGINT): the parts' partial results come back and are merged,
+ * the run incomplete, exit 2; a session lost does the same to its own part.
  * A part that ends without a result (a host lost, a run that failed) leaves the run
  * incomplete: the results that came back are written apart (FILE.partK.json) and the
  * message says which part is missing and why; exit 2 (1 when a part failed before it
@@ -26,7 +29,9 @@
 #include "core/clock.h"
 #include "core/file.h"
 #include "core/log.h"
+#include "core/signals.h"
 #include "core/ssh.h"
+#include "core/stop.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "report/text.h"
@@ -205,9 +210,14 @@ static char *part_command(const dg_options *o, int k, int n, uint64_t seed, cons
     char *bin = NULL;
     dg_ssh_quote(&bin, remote_bin());
     /* args starts with 'run' (the command word) */
+    /* the URL and the password from the first two lines of standard input; then the run,
+       and a watcher that stops it (SIGINT: a partial result, exit 2) when standard input
+       ends: the launcher stopped, or its session lost */
     char *cmd = xasprintf("exec sh -c 'read -r DBGAUGE_DB; read -r DBGAUGE_PASSWORD; export "
                           "DBGAUGE_DB DBGAUGE_PASSWORD; [ -n \"$DBGAUGE_PASSWORD\" ] || unset "
-                          "DBGAUGE_PASSWORD; exec \"$@\"' sh %s %s %s",
+                          "DBGAUGE_PASSWORD; exec 3<&0; \"$@\" </dev/null & p=$!; { while read -r x; "
+                          "do :; done <&3; kill -INT $p 2>/dev/null; } & w=$!; wait $p; s=$?; "
+                          "kill $w 2>/dev/null; exit $s' sh %s %s %s",
                           bin, args, tail);
     free(bin);
     free(args);
@@ -236,11 +246,20 @@ static void print_lines(driver *d, int k, bool flush_partial)
     fflush(stdout);
 }
 
-/* Reads every part's output until all sessions have ended. */
+/* Reads every part's output until all sessions have ended. A stop (SIGINT, SIGTERM) ends
+ * every part's standard input, which stops its run there: their partial results follow. */
 static void pump(driver *d, int n)
 {
     struct pollfd *p = xcalloc((size_t)n * 2, sizeof *p);
+    bool forwarded = false;
     for (;;) {
+        if (dg_stop_requested() && !forwarded) {
+            forwarded = true;
+            dg_log_info("stopping the parts (their partial results follow)");
+            for (int k = 0; k < n; k++)
+                if (d[k].ssh.fd >= 0)
+                    shutdown(d[k].ssh.fd, SHUT_WR);
+        }
         int np = 0, open = 0;
         for (int k = 0; k < n; k++) {
             p[2 * k] = (struct pollfd){.fd = d[k].out_eof ? -1 : d[k].ssh.fd, .events = POLLIN};
@@ -373,10 +392,12 @@ int dg_cli_drivers_run(dg_options *o)
                 dg_ssh_end(&d[j].ssh, true, DG_NS_PER_S);
             goto out;
         }
-        shutdown(d[k].ssh.fd, SHUT_WR); /* nothing more for its standard input */
     }
     /* 4. live lines, results, the merge */
+    dg_sigsave saved;
+    dg_signals_catch(dg_stop_request, &saved);
     pump(d, n);
+    dg_signals_restore(&saved);
     docs = xcalloc((size_t)n, sizeof *docs);
     const char **names = xcalloc((size_t)n, sizeof *names);
     int missing = -1, failed_early = 0;

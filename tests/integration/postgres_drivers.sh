@@ -87,6 +87,31 @@ grep -q "part 1/2 (ssh://.*) ended without a result" lost.err || { cat lost.err;
 [ -s lost.part0.json ] && [ ! -e lost.json ] || fail "part 0's result not written apart (or a merged file written)"
 json lost.part0.json "d['run']['part']['index'] == 0 and d['run']['complete']" | grep -q True || fail "part 0's file"
 
+# --- Ctrl-C at the launcher: every part stops there, their partial results merged ---------
+"$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 60 -P 1 --drivers "$hosts" --json stopped.json > stop.out 2> stop.err &
+pid=$!
+waited=0
+while n=$(grep -c '^\[1 .* tps ' stop.out 2>/dev/null); [ "${n:-0}" -lt 1 ]; do
+  kill -0 "$pid" 2>/dev/null || { cat stop.out stop.err; fail "the run ended before the stop"; }
+  [ $((waited += 1)) -lt 600 ] || fail "no interval line of part 1 in 60 s"
+  sleep 0.1
+done
+t0=$(date +%s)
+kill -INT "$pid"
+set +e; wait $pid; rc=$?; set -e
+took=$(( $(date +%s) - t0 ))
+[ "$rc" = 2 ] || { cat stop.out stop.err; fail "a stopped --drivers run: exit $rc, expected 2"; }
+[ "$took" -le 10 ] || fail "the parts took $took s to stop"
+python3 - stopped.json <<'PY' || fail "the stopped run's merged result"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["run"]
+assert r["complete"] is False and "SIGINT" in r["stop_reason"], r
+assert r["merged_parts"] == 2 and d["totals"]["transactions"] > 0, r
+print("# stopped: %s, %d transactions merged" % (r["stop_reason"], d["totals"]["transactions"]))
+PY
+! pgrep -f -- "--part 1/2 --start-at" > /dev/null || fail "a part still runs after the stop"
+
 # --- bad input ------------------------------------------------------------------------------
 user=$(id -un)
 expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 2 --drivers "ssh://$user@127.0.0.1:1,$SSH_TARGET" --json no.json
