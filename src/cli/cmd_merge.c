@@ -39,7 +39,7 @@ int dg_cmd_merge(dg_options *o)
         }
     }
     bool complete = true;
-    if (dg_result_merge(docs, paths, n, &merged, &complete, &err)) {
+    if (dg_result_merge(docs, paths, n, (double)o->max_skew_ns / 1e6, &merged, &complete, &err)) {
         dg_log_error("%s", err.msg);
         goto out;
     }

@@ -427,7 +427,9 @@ int dg_cli_drivers_run(dg_options *o)
         goto out;
     }
     bool complete = true;
-    if (dg_result_merge(docs, names, n, &merged, &complete, &err)) {
+    /* the parts' starts may differ by what their clocks may (--max-clock-offset) */
+    if (dg_result_merge(docs, names, n, (double)o->max_clock_offset_ns / 1e6, &merged, &complete,
+                        &err)) {
         dg_log_error("%s", err.msg);
         free(names);
         goto out;

@@ -141,6 +141,10 @@ static const optdef optdefs[] = {
      "--drivers: the largest clock difference accepted between this host and a driver "
      "(default 1% of --report-interval)",
      F(max_clock_offset_ns), 0, 0, 0, B_H},
+    {"max-skew", 0, K_DURATION, "TIME", DG_CMD_MERGE,
+     "accept parts that started measuring up to this late after --start-at (default 1% of "
+     "the interval, at least 50ms: a busy machine may wake a part later)",
+     F(max_skew_ns), 0, 0, 0, B_H},
     {"parts", 0, K_INT, "N", DG_CMD_RUN,
      "--part auto in a Kubernetes Indexed Job: the number of parts (the Job's completions)",
      F(parts), 0, 0, 1, 10000},

@@ -87,6 +87,7 @@ typedef struct dg_options {
     const char *server_host;   /* --server-host (NULL: automatic) */
     const char *drivers;       /* --drivers ssh://H1,ssh://H2,... */
     int64_t max_clock_offset_ns; /* --max-clock-offset (0: 1% of the interval) */
+    int64_t max_skew_ns;       /* merge --max-skew (0: 1% of the interval, at least 50 ms) */
     const char *part_spec;     /* --part K/N or auto */
     int64_t parts;             /* --parts N (--part auto in a Kubernetes Indexed Job) */
     int part_k, part_n;        /* resolved by dg_cli_validate(): part K of N; N 0 = whole run */

@@ -79,7 +79,8 @@ static int check_one(const json_t *d, const char *path, int n, dg_err *err)
 }
 
 /* Orders the parts by index into m->docs order (by[k] = position in the arguments). */
-static int check_parts(json_t *const *docs, const char *const *paths, int n, int *by, dg_err *err)
+static int check_parts(json_t *const *docs, const char *const *paths, int n, int *by,
+                       double max_skew_ms, dg_err *err)
 {
     for (int k = 0; k < n; k++)
         by[k] = -1;
@@ -112,15 +113,21 @@ static int check_parts(json_t *const *docs, const char *const *paths, int n, int
         }
     }
     double interval_ms = dg_res_num(docs[by[0]], "run.interval_s", 0) * 1000;
-    double skew = fmax(interval_ms / 100, DG_MERGE_SKEW_MIN_MS);
+    double skew = max_skew_ms > 0 ? max_skew_ms : fmax(interval_ms / 100, DG_MERGE_SKEW_MIN_MS);
     for (int k = 0; k < n; k++) {
         double late = dg_res_num(docs[by[k]], "run.start_late_ms", NAN);
-        if (!(late <= skew))
+        if (!(late <= skew)) {
+            char why[96];
+            if (max_skew_ms > 0)
+                snprintf(why, sizeof why, "--max-skew");
+            else
+                snprintf(why, sizeof why, "1%% of the interval, at least %.0f ms; --max-skew allows more",
+                         DG_MERGE_SKEW_MIN_MS);
             return dg_err_fail(err, DG_E_INVAL,
                                "%s started measuring %.1f ms after --start-at: its intervals are "
-                               "off the others' by more than %.0f ms (1%% of the interval, at least "
-                               "%.0f ms)",
-                               paths[by[k]], late, skew, DG_MERGE_SKEW_MIN_MS);
+                               "off the others' by more than %.0f ms (%s)",
+                               paths[by[k]], late, skew, why);
+        }
     }
     return 0;
 }
@@ -586,13 +593,13 @@ static void merge_errors(const merge *m, json_t *doc)
     json_object_set_new(doc, "warnings", warns);
 }
 
-int dg_result_merge(json_t *const *docs, const char *const *paths, int n, json_t **out,
-                    bool *complete, dg_err *err)
+int dg_result_merge(json_t *const *docs, const char *const *paths, int n, double max_skew_ms,
+                    json_t **out, bool *complete, dg_err *err)
 {
     if (n < 1)
         return dg_err_fail(err, DG_E_INVAL, "merge needs the result files of a run's parts");
     int *by = xcalloc((size_t)n, sizeof *by);
-    int rc = check_parts(docs, paths, n, by, err);
+    int rc = check_parts(docs, paths, n, by, max_skew_ms, err);
     if (rc) {
         free(by);
         return rc;

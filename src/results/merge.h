@@ -28,9 +28,11 @@
 #define DG_MERGE_SKEW_MIN_MS 50.0
 
 /* Merges docs[0..n) (read from paths[i], named in messages) into *out. 0, or DG_E_INVAL
- * with a message naming the field, the files and both values. *complete is false when a
- * part did not complete its run (the merged run.complete says which). */
-int dg_result_merge(json_t *const *docs, const char *const *paths, int n, json_t **out,
-                    bool *complete, dg_err *err);
+ * with a message naming the field, the files and both values. max_skew_ms: the lateness
+ * accepted (merge --max-skew; <= 0: 1% of the interval, at least DG_MERGE_SKEW_MIN_MS).
+ * *complete is false when a part did not complete its run (the merged run.complete says
+ * which). */
+int dg_result_merge(json_t *const *docs, const char *const *paths, int n, double max_skew_ms,
+                    json_t **out, bool *complete, dg_err *err);
 
 #endif
