@@ -21,7 +21,7 @@
 #include <limits.h>
 
 static const char *const command_names[] = {"run", "load", "check", "sweep", "report", "compare",
-                                             "list"};
+                                             "list", "merge"};
 
 /* A command the option applies to. */
 static const char *command_for(const dg_cli_optinfo *oi)
