@@ -71,15 +71,21 @@ PY
 json merged.json "all('--db' not in p['command'] for p in d['parts'])" | grep -q True \
   || fail "a part's command line carries the database URL"
 
+# part1_line NAME: waits (a state: the line, not a time) until the run $pid has printed an
+# interval line of part 1 into NAME.out
+part1_line() {
+  local waited=0 n
+  while n=$(grep -c '^\[1 .* tps ' "$1.out" 2>/dev/null); [ "${n:-0}" -lt 1 ]; do
+    kill -0 "$pid" 2>/dev/null || { cat "$1.out" "$1.err"; fail "$1: the run ended before part 1 printed a line"; }
+    [ $((waited += 1)) -lt 600 ] || fail "$1: no interval line of part 1 in 60 s"
+    sleep 0.1
+  done
+}
+
 # --- a host lost mid-run ------------------------------------------------------------------
 "$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 6 -P 1 --drivers "$hosts" --json lost.json > lost.out 2> lost.err &
 pid=$!
-waited=0
-while n=$(grep -c '^\[1 .* tps ' lost.out 2>/dev/null); [ "${n:-0}" -lt 1 ]; do
-  kill -0 "$pid" 2>/dev/null || { cat lost.out lost.err; fail "the run ended before a host was lost"; }
-  [ $((waited += 1)) -lt 600 ] || fail "no interval line of part 1 in 60 s"
-  sleep 0.1
-done
+part1_line lost
 # part 1's session: the newer of dbgauge's two ssh children
 victim=$(pgrep -n -P "$pid" -x ssh) || fail "no ssh process under dbgauge"
 kill -9 "$victim"
@@ -92,12 +98,7 @@ json lost.part0.json "d['run']['part']['index'] == 0 and d['run']['complete']" |
 # --- Ctrl-C at the launcher: every part stops there, their partial results merged ---------
 "$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 60 -P 1 --drivers "$hosts" --max-clock-offset 1s --json stopped.json > stop.out 2> stop.err &
 pid=$!
-waited=0
-while n=$(grep -c '^\[1 .* tps ' stop.out 2>/dev/null); [ "${n:-0}" -lt 1 ]; do
-  kill -0 "$pid" 2>/dev/null || { cat stop.out stop.err; fail "the run ended before the stop"; }
-  [ $((waited += 1)) -lt 600 ] || fail "no interval line of part 1 in 60 s"
-  sleep 0.1
-done
+part1_line stop
 t0=$(date +%s)
 kill -INT "$pid"
 set +e; wait $pid; rc=$?; set -e
