@@ -226,13 +226,15 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
     if (iv->tx_hists) { /* exact per-type latencies, for merging parts and re-reading */
         json_t *hj = json_object();
         dg_strbuf sb = DG_STRBUF_INIT;
+        dg_hdr_coder *coder = dg_hdr_coder_new(); /* one zlib setup for the interval's types */
         for (int i = 0; i < iv->ntx; i++) {
             if (!iv->tx_hists[i] || !iv->tx_hists[i]->total)
                 continue;
             dg_sb_reset(&sb);
-            if (dg_hdr_encode(iv->tx_hists[i], &sb) == 0)
+            if (dg_hdr_encode(coder, iv->tx_hists[i], &sb) == 0)
                 json_object_set_new(hj, iv->tx_names[i], json_string(dg_sb_str(&sb)));
         }
+        dg_hdr_coder_free(coder);
         dg_sb_free(&sb);
         json_object_set_new(j, "histograms", hj);
     }

@@ -24,14 +24,22 @@
 #include "core/strbuf.h"
 #include "stats/hist.h"
 
-/* Appends h's encoding, base64 with padding, to out. 0 or DG_E_NOMEM. */
-int dg_hdr_encode(const dg_hist *h, dg_strbuf *out);
+/* What encoding and decoding reuse from one histogram to the next (zlib's streams, buffers):
+ * one per thread that encodes or decodes many. new never returns NULL (out of memory
+ * aborts, as every xalloc does); free takes NULL. */
+typedef struct dg_hdr_coder dg_hdr_coder;
+dg_hdr_coder *dg_hdr_coder_new(void);
+void dg_hdr_coder_free(dg_hdr_coder *c);
+
+/* Appends h's encoding, base64 with padding, to out. 0 or DG_E_NOMEM. coder: NULL for a
+ * one-off (set up and freed inside). */
+int dg_hdr_encode(dg_hdr_coder *coder, const dg_hist *h, dg_strbuf *out);
 
 /* Adds the values of an encoded histogram (base64 text of len bytes) to h. 0, or DG_E_PARSE
  * with what is wrong in err (not base64, not a V2 compressed histogram, a layout other than
  * dbgauge's: other significant digits, a unit other than 1, a larger highest trackable
  * value, a normalizing offset; counts past the end, a truncated stream). On an error h may
  * hold part of the values. */
-int dg_hdr_decode(const char *b64, size_t len, dg_hist *h, dg_err *err);
+int dg_hdr_decode(dg_hdr_coder *coder, const char *b64, size_t len, dg_hist *h, dg_err *err);
 
 #endif

@@ -106,6 +106,24 @@ void dg_hist_record_n(dg_hist *h, int64_t ns, uint64_t count)
         h->hi_idx = i;
 }
 
+void dg_hist_add_bucket(dg_hist *h, int32_t i, uint64_t count)
+{
+    if (count == 0)
+        return;
+    int64_t ns = dg_hist_bucket_low(i);
+    h->counts[i] += count;
+    h->total += count;
+    h->sum_ns += (uint64_t)ns * count;
+    if (ns < h->min_ns)
+        h->min_ns = ns;
+    if (ns > h->max_ns)
+        h->max_ns = ns;
+    if (i < h->lo_idx)
+        h->lo_idx = i;
+    if (i > h->hi_idx)
+        h->hi_idx = i;
+}
+
 void dg_hist_merge(dg_hist *dst, const dg_hist *src)
 {
     if (src->total == 0)

@@ -100,6 +100,11 @@ static inline void dg_hist_record(dg_hist *h, int64_t ns)
  * count == 0 changes nothing. No allocation. */
 void dg_hist_record_n(dg_hist *h, int64_t ns, uint64_t count);
 
+/* Adds `count` values to bucket i (0 <= i < DG_HIST_LEN), each taken at the bucket's low
+ * value: dg_hist_record_n(h, dg_hist_bucket_low(i), count) without finding the bucket again
+ * (how a decoded histogram is read back). */
+void dg_hist_add_bucket(dg_hist *h, int32_t i, uint64_t count);
+
 /* Adds every value of src to dst. After merging, dst equals a histogram that recorded the
  * values of both directly (counts, total, sum, min, max). */
 void dg_hist_merge(dg_hist *dst, const dg_hist *src);

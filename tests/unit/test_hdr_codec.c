@@ -13,6 +13,7 @@
 
 #include "dgtest.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -30,10 +31,10 @@ static bool same_counts(const dg_hist *a, const dg_hist *b)
 static int round_trip(const dg_hist *h, dg_hist *back, dg_strbuf *sb)
 {
     dg_sb_reset(sb);
-    DG_CHECK_INT(dg_hdr_encode(h, sb), 0);
+    DG_CHECK_INT(dg_hdr_encode(NULL, h, sb), 0);
     dg_hist_reset(back);
     dg_err err = DG_ERR_INIT;
-    int rc = dg_hdr_decode(dg_sb_str(sb), sb->len, back, &err);
+    int rc = dg_hdr_decode(NULL, dg_sb_str(sb), sb->len, back, &err);
     if (rc)
         fprintf(stderr, "decode: %s\n", err.msg);
     return rc;
@@ -91,7 +92,7 @@ static void test_reference(void)
     dg_hist h;
     DG_CHECK_INT(dg_hist_init(&h), 0);
     dg_err err = DG_ERR_INIT;
-    DG_CHECK_INT(dg_hdr_decode(reference, strlen(reference), &h, &err), 0);
+    DG_CHECK_INT(dg_hdr_decode(NULL, reference, strlen(reference), &h, &err), 0);
     DG_CHECK_INT(h.total, 36 + (UINT64_C(1) << 40));
     DG_CHECK_INT(h.counts[dg_hist_index(1)], 1);
     DG_CHECK_INT(h.counts[dg_hist_index(2)], 2);
@@ -158,7 +159,7 @@ static void refused(const char *s, const char *want)
     dg_hist h;
     DG_CHECK_INT(dg_hist_init(&h), 0);
     dg_err err = DG_ERR_INIT;
-    DG_CHECK_INT(dg_hdr_decode(s, strlen(s), &h, &err), DG_E_PARSE);
+    DG_CHECK_INT(dg_hdr_decode(NULL, s, strlen(s), &h, &err), DG_E_PARSE);
     if (!strstr(err.msg, want))
         fprintf(stderr, "for '%.40s': '%s' lacks '%s'\n", s, err.msg, want);
     DG_CHECK(strstr(err.msg, want) != NULL);
@@ -200,11 +201,77 @@ static void test_refused(void)
     dg_hist h;
     DG_CHECK_INT(dg_hist_init(&h), 0);
     dg_err err = DG_ERR_INIT;
-    DG_CHECK_INT(dg_hdr_decode(s, strlen(s), &h, &err), 0);
+    DG_CHECK_INT(dg_hdr_decode(NULL, s, strlen(s), &h, &err), 0);
     DG_CHECK_INT(h.total, 1);
     DG_CHECK_INT(h.counts[0], 1);
     dg_hist_destroy(&h);
     free(s);
+}
+
+/* One coder reused (as merge does, across thousands of histograms, a damaged one among
+ * them) encodes exactly what a one-off does and decodes every bucket back. */
+static void test_coder_reused(void)
+{
+    dg_hist h, back;
+    DG_CHECK_INT(dg_hist_init(&h), 0);
+    DG_CHECK_INT(dg_hist_init(&back), 0);
+    dg_strbuf once = DG_STRBUF_INIT, reused = DG_STRBUF_INIT;
+    dg_hdr_coder *c = dg_hdr_coder_new();
+    dg_prng g;
+    dg_prng_seed(&g, 11);
+    for (int round = 0; round < 200; round++) {
+        dg_hist_reset(&h);
+        int n = (int)dg_prng_range(&g, 0, 3000); /* an empty one now and then */
+        int bits = 1 + (int)dg_prng_range(&g, 0, 41);
+        for (int i = 0; i < n; i++)
+            dg_hist_record(&h, (int64_t)(dg_prng_u64(&g) >> (64 - bits)));
+        dg_sb_reset(&once);
+        dg_sb_reset(&reused);
+        DG_CHECK_INT(dg_hdr_encode(NULL, &h, &once), 0);
+        DG_CHECK_INT(dg_hdr_encode(c, &h, &reused), 0);
+        DG_CHECK(strcmp(dg_sb_str(&once), dg_sb_str(&reused)) == 0);
+        dg_hist_reset(&back);
+        dg_err err = DG_ERR_INIT;
+        DG_CHECK_INT(dg_hdr_decode(c, dg_sb_str(&reused), reused.len, &back, &err), 0);
+        DG_CHECK(same_counts(&h, &back));
+        if (round % 50 == 7) { /* a damaged stream leaves the coder fit for the next */
+            char *d = malloc(reused.len + 1);
+            memcpy(d, dg_sb_str(&reused), reused.len + 1);
+            memcpy(d + 16, "AAAAAAAA", 8);
+            DG_CHECK_INT(dg_hdr_decode(c, d, strlen(d), &back, &err), DG_E_PARSE);
+            free(d);
+        }
+    }
+    dg_hdr_coder_free(c);
+    dg_hdr_coder_free(NULL);
+    dg_sb_free(&once);
+    dg_sb_free(&reused);
+    dg_hist_destroy(&h);
+    dg_hist_destroy(&back);
+}
+
+/* Decoding adds each bucket at its low value: the same as recording that value. */
+static void test_add_bucket(void)
+{
+    dg_hist a, b;
+    DG_CHECK_INT(dg_hist_init(&a), 0);
+    DG_CHECK_INT(dg_hist_init(&b), 0);
+    for (int32_t i = 0; i < DG_HIST_LEN; i += 1 + i / 64) {
+        dg_hist_add_bucket(&a, i, 3);
+        dg_hist_record_n(&b, dg_hist_bucket_low(i), 3);
+        DG_CHECK_INT(dg_hist_index(dg_hist_bucket_low(i)), i);
+    }
+    dg_hist_add_bucket(&a, DG_HIST_LEN - 1, 1);
+    dg_hist_record_n(&b, dg_hist_bucket_low(DG_HIST_LEN - 1), 1);
+    DG_CHECK(same_counts(&a, &b));
+    DG_CHECK_INT(a.total, b.total);
+    DG_CHECK_INT(a.sum_ns, b.sum_ns);
+    DG_CHECK_INT(a.min_ns, b.min_ns);
+    DG_CHECK_INT(a.max_ns, b.max_ns);
+    DG_CHECK_INT(a.lo_idx, b.lo_idx);
+    DG_CHECK_INT(a.hi_idx, b.hi_idx);
+    dg_hist_destroy(&a);
+    dg_hist_destroy(&b);
 }
 
 int main(void)
@@ -212,5 +279,7 @@ int main(void)
     DG_RUN(test_round_trip);
     DG_RUN(test_reference);
     DG_RUN(test_refused);
+    DG_RUN(test_coder_reused);
+    DG_RUN(test_add_bucket);
     DG_TEST_END();
 }
