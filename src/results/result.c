@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,14 +88,36 @@ int dg_result_read(const char *path, json_t **out, dg_err *err)
     if (st.st_size > DG_RESULT_MAX_BYTES)
         return dg_err_fail(err, DG_E_IO, "result file '%s' is too large (%lld bytes; the limit is %d MiB)",
                            path, (long long)st.st_size, DG_RESULT_MAX_BYTES >> 20);
+    /* read whole, then parsed from memory: jansson reads a FILE a character at a time
+     * (getc), a quarter of merge's time on big parts */
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return dg_err_fail(err, DG_E_IO, "cannot read result file '%s': %s", path, strerror(errno));
+    size_t cap = (size_t)st.st_size + 1, len = 0;
+    char *buf = xmalloc(cap);
+    for (;;) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap || cap > (size_t)DG_RESULT_MAX_BYTES)
+            break;
+        buf = xrealloc(buf, cap *= 2); /* it grew since stat */
+    }
+    bool failed = ferror(f) != 0;
+    int read_errno = errno;
+    fclose(f);
+    if (failed || len > (size_t)DG_RESULT_MAX_BYTES) {
+        free(buf);
+        if (failed)
+            return dg_err_fail(err, DG_E_IO, "cannot read result file '%s': %s", path,
+                               strerror(read_errno));
+        return dg_err_fail(err, DG_E_IO, "result file '%s' is too large (the limit is %d MiB)", path,
+                           DG_RESULT_MAX_BYTES >> 20);
+    }
     json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
-    if (!doc) {
-        if (je.line <= 0)
-            return dg_err_fail(err, DG_E_IO, "cannot read result file '%s': %s", path, je.text);
+    json_t *doc = json_loadb(buf, len, 0, &je);
+    free(buf);
+    if (!doc)
         return dg_err_fail(err, DG_E_PARSE, "%s:%d:%d: error: %s", path, je.line, je.column,
                            je.text);
-    }
     json_t *fmt = json_object_get(json_object_get(doc, "dbgauge"), "format");
     if (!json_is_object(doc) || !fmt) {
         json_decref(doc);
