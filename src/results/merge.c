@@ -9,12 +9,14 @@
  */
 #include "results/merge.h"
 
+#include "core/parallel.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 #include "results/result.h"
 #include "stats/hdr_codec.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -331,12 +333,14 @@ static void client_apart(json_t *dst, const json_t *const *src, int n)
 }
 
 static int merge_interval(const merge *m, const json_t *const *src, json_t **out, dg_hist *all,
-                          dg_hist *one, dg_strbuf *sb, dg_err *err)
+                          dg_hist *one, dg_hdr_coder *coder, dg_strbuf *sb, dg_err *err)
 {
     int first = 0;
     while (!src[first])
         first++;
-    json_t *iv = json_deep_copy(src[first]);
+    /* a shallow copy: every value this function sums is replaced, never changed in place,
+     * so the rest is shared with the part (reference counts are atomic: threads may share) */
+    json_t *iv = json_copy((json_t *)src[first]);
     const json_t *have[m->n];
     int nh = 0;
     for (int k = 0; k < m->n; k++)
@@ -370,7 +374,7 @@ static int merge_interval(const merge *m, const json_t *const *src, json_t **out
             if (!s)
                 continue;
             if (!json_is_string(s) ||
-                dg_hdr_decode(json_string_value(s), json_string_length(s), one, err) != 0) {
+                dg_hdr_decode(coder, json_string_value(s), json_string_length(s), one, err) != 0) {
                 dg_err_prefix(err, "the interval at %g s, transaction '%s': ", num(iv, "t_s"), name);
                 json_decref(hists);
                 json_decref(iv);
@@ -379,7 +383,7 @@ static int merge_interval(const merge *m, const json_t *const *src, json_t **out
         }
         if (one->total) {
             dg_sb_reset(sb);
-            dg_hdr_encode(one, sb);
+            dg_hdr_encode(coder, one, sb);
             json_object_set_new(hists, name, json_string(dg_sb_str(sb)));
             dg_hist_merge(all, one);
         }
@@ -406,31 +410,88 @@ static int merge_interval(const merge *m, const json_t *const *src, json_t **out
     return 0;
 }
 
+/* merge_intervals' work, spread over threads: chunks of CHUNK intervals, each thread with
+ * its own histograms and coder; the first failing interval's error is the one reported. */
+#define CHUNK 64
+
+typedef struct iv_worker {
+    dg_hist all, one;
+    dg_hdr_coder *coder;
+    dg_strbuf sb;
+    dg_err err;
+    size_t failed_at; /* the lowest interval that failed here; SIZE_MAX: none */
+    int rc;
+} iv_worker;
+
+typedef struct iv_job {
+    const merge *m;
+    const char *key;
+    size_t most;
+    json_t **out; /* [most] */
+    iv_worker *w;
+} iv_job;
+
+static void merge_chunk(void *ctx, int worker, int item)
+{
+    iv_job *job = ctx;
+    iv_worker *w = &job->w[worker];
+    const merge *m = job->m;
+    size_t end = ((size_t)item + 1) * CHUNK < job->most ? ((size_t)item + 1) * CHUNK : job->most;
+    for (size_t i = (size_t)item * CHUNK; i < end && i < w->failed_at; i++) {
+        const json_t *src[m->n];
+        for (int k = 0; k < m->n; k++)
+            src[k] = json_array_get(json_object_get(m->docs[k], job->key), i); /* NULL past its end */
+        dg_err err = DG_ERR_INIT;
+        int rc = merge_interval(m, src, &job->out[i], &w->all, &w->one, w->coder, &w->sb, &err);
+        if (rc) {
+            w->failed_at = i;
+            w->rc = rc;
+            w->err = err;
+        }
+    }
+}
+
 static int merge_intervals(const merge *m, json_t *doc, const char *key, dg_err *err)
 {
     size_t most = 0;
     for (int k = 0; k < m->n; k++)
         if (json_array_size(json_object_get(m->docs[k], key)) > most)
             most = json_array_size(json_object_get(m->docs[k], key));
-    dg_hist all, one;
-    if (dg_hist_init(&all) || dg_hist_init(&one)) {
-        dg_hist_destroy(&all);
-        return dg_err_fail(err, DG_E_NOMEM, "out of memory for histograms");
-    }
-    dg_strbuf sb = DG_STRBUF_INIT;
-    json_t *out = json_array();
+    int chunks = (int)((most + CHUNK - 1) / CHUNK);
+    int nw = dg_parallel_workers(chunks, 0);
+    iv_worker *w = xcalloc((size_t)nw, sizeof *w);
+    iv_job job = {.m = m, .key = key, .most = most, .out = xcalloc(most + 1, sizeof(json_t *)), .w = w};
     int rc = 0;
-    for (size_t i = 0; i < most && rc == 0; i++) {
-        const json_t *src[m->n];
-        for (int k = 0; k < m->n; k++)
-            src[k] = json_array_get(json_object_get(m->docs[k], key), i); /* NULL past its end */
-        json_t *iv = NULL;
-        if ((rc = merge_interval(m, src, &iv, &all, &one, &sb, err)) == 0)
-            json_array_append_new(out, iv);
+    for (int k = 0; k < nw; k++) {
+        w[k].coder = dg_hdr_coder_new();
+        w[k].sb = (dg_strbuf)DG_STRBUF_INIT;
+        w[k].failed_at = SIZE_MAX;
+        if (dg_hist_init(&w[k].all) || dg_hist_init(&w[k].one))
+            rc = dg_err_fail(err, DG_E_NOMEM, "out of memory for histograms");
     }
-    dg_sb_free(&sb);
-    dg_hist_destroy(&all);
-    dg_hist_destroy(&one);
+    if (rc == 0 && chunks > 0)
+        dg_parallel_for(chunks, nw, merge_chunk, &job);
+    size_t failed_at = SIZE_MAX;
+    for (int k = 0; k < nw; k++) {
+        if (w[k].failed_at < failed_at) {
+            failed_at = w[k].failed_at;
+            rc = w[k].rc;
+            *err = w[k].err;
+        }
+        dg_hdr_coder_free(w[k].coder);
+        dg_sb_free(&w[k].sb);
+        dg_hist_destroy(&w[k].all);
+        dg_hist_destroy(&w[k].one);
+    }
+    free(w);
+    json_t *out = json_array();
+    for (size_t i = 0; i < most; i++) {
+        if (rc == 0)
+            json_array_append_new(out, job.out[i]);
+        else
+            json_decref(job.out[i]); /* NULL past the failure: json_decref takes it */
+    }
+    free(job.out);
     if (rc) {
         json_decref(out);
         return rc;
