@@ -18,9 +18,10 @@
  * watcher beside it sends SIGINT): the parts' partial results come back and are merged,
  * the run incomplete, exit 2; a session lost does the same to its own part.
  * A part that ends without a result (a host lost, a run that failed) leaves the run
- * incomplete: the results that came back are written apart (FILE.partK.json) and the
- * message says which part is missing and why; exit 2 (1 when a part failed before it
- * measured anything).
+ * incomplete: the results that came back are merged into the one result, which lists the
+ * missing parts and why (run.missing_parts), and the message says so; exit 2 (1 when a
+ * part failed before it measured anything: nothing is written). Should the parts that
+ * came back not merge, they are written apart (FILE.partK.json).
  *
  * The program run on the hosts is "dbgauge" (their PATH), or DBGAUGE_REMOTE.
  */
@@ -400,41 +401,52 @@ int dg_cli_drivers_run(dg_options *o)
     dg_signals_restore(&saved);
     docs = xcalloc((size_t)n, sizeof *docs);
     const char **names = xcalloc((size_t)n, sizeof *names);
-    int missing = -1, failed_early = 0;
+    int failed_early = 0, ngaps = 0, nback = 0;
+    dg_merge_gap *gaps = xcalloc((size_t)n, sizeof *gaps);
+    char **whys = xcalloc((size_t)n, sizeof *whys);
+    json_t **back = xcalloc((size_t)n, sizeof *back);
     for (int k = 0; k < n; k++) {
         d[k].status = dg_ssh_end(&d[k].ssh, false, 5 * DG_NS_PER_S);
         json_error_t je;
         docs[k] = d[k].out.len ? json_loadb(d[k].out.buf, d[k].out.len, 0, &je) : NULL;
-        names[k] = d[k].url;
-        if (!docs[k] && missing < 0)
-            missing = k;
-        failed_early += !docs[k] && d[k].status == 1;
-    }
-    if (missing >= 0) {
-        dg_log_error("part %d/%d (%s) ended without a result (exit %d: %s): the run is %s",
-                     missing, n, d[missing].url, d[missing].status, dg_ssh_message(&d[missing].ssh),
-                     failed_early ? "not run" : "incomplete");
-        json_t *any = NULL;
-        for (int k = 0; k < n && !any; k++)
-            any = docs[k];
-        if (any) {
-            char path[1024];
-            dg_cli_result_path(o, any, NULL, path, sizeof path);
-            write_parts_apart(docs, d, n, path);
+        if (docs[k]) {
+            back[nback] = docs[k];
+            names[nback++] = d[k].url;
+            continue;
         }
-        status = failed_early ? 1 : 2;
-        free(names);
-        goto out;
+        whys[k] = xasprintf("%s: exit %d: %s", d[k].url, d[k].status, dg_ssh_message(&d[k].ssh));
+        gaps[ngaps++] = (dg_merge_gap){k, whys[k]};
+        failed_early += d[k].status == 1;
+        dg_log_error("part %d/%d (%s) ended without a result (exit %d: %s)", k, n, d[k].url,
+                     d[k].status, dg_ssh_message(&d[k].ssh));
     }
     bool complete = true;
-    /* the parts' starts may differ by what their clocks may (--max-clock-offset) */
-    if (dg_result_merge(docs, names, n, (double)o->max_clock_offset_ns / 1e6, &merged, &complete,
-                        &err)) {
+    int mrc = 1;
+    if (ngaps && (failed_early || nback == 0))
+        dg_log_error("nothing to merge: %s", failed_early ? "a part failed before it measured anything"
+                                                         : "no part returned a result");
+    else
+        /* the parts' starts may differ by what their clocks may (--max-clock-offset) */
+        mrc = dg_result_merge_gaps(back, names, nback, gaps, ngaps,
+                                   (double)o->max_clock_offset_ns / 1e6, &merged, &complete, &err);
+    if (mrc && nback && !failed_early) {
         dg_log_error("%s", err.msg);
-        free(names);
+        char path[1024];
+        dg_cli_result_path(o, back[0], NULL, path, sizeof path);
+        write_parts_apart(docs, d, n, path);
+    }
+    for (int k = 0; k < n; k++)
+        free(whys[k]);
+    free(whys);
+    free(gaps);
+    free(back);
+    free(names);
+    if (mrc) {
+        status = failed_early || ngaps == 0 ? 1 : 2;
         goto out;
     }
-    free(names);
+    if (ngaps)
+        dg_log_error("the run is incomplete: %d of %d parts merged", nback, n);
     dg_doc_driver *dj = xcalloc((size_t)n, sizeof *dj);
     for (int k = 0; k < n; k++)
         dj[k] = (dg_doc_driver){d[k].url, d[k].offset_ms, d[k].rtt_ms, d[k].status};

@@ -21,9 +21,13 @@
 #include <string.h>
 
 typedef struct merge {
-    json_t *const *docs; /* by part index (docs[k] is part k) */
+    json_t *const *docs; /* in part index order */
     const char *const *paths;
-    int n;
+    const int *index;    /* index[k]: docs[k]'s part index */
+    int n;               /* the parts merged */
+    int whole;           /* the run's parts: n and the missing ones */
+    const dg_merge_gap *gaps;
+    int ngaps;
 } merge;
 
 /* ---- belonging together ------------------------------------------------------------------ */
@@ -47,7 +51,7 @@ static const char *const same_fields[] = {
     "run.start_at",
 };
 
-static int check_one(const json_t *d, const char *path, int n, dg_err *err)
+static int check_one(const json_t *d, const char *path, int n, int whole, dg_err *err)
 {
     if (dg_res_str(d, "kind"))
         return dg_err_fail(err, DG_E_INVAL, "%s is a %s's result: merge takes the parts of a run",
@@ -63,9 +67,12 @@ static int check_one(const json_t *d, const char *path, int n, dg_err *err)
                            "do not line up (give every part the same --start-at)",
                            path);
     double count = dg_res_num(d, "run.part.count", -1);
-    if (count != n)
+    if (count != whole && whole == n)
         return dg_err_fail(err, DG_E_INVAL, "%s is a part of %g, but %d files were given", path,
                            count, n);
+    if (count != whole)
+        return dg_err_fail(err, DG_E_INVAL, "%s is a part of %g, but the run has %d parts", path,
+                           count, whole);
     const json_t *ivs = dg_res_get(d, "intervals");
     size_t i;
     const json_t *iv;
@@ -80,34 +87,61 @@ static int check_one(const json_t *d, const char *path, int n, dg_err *err)
     return 0;
 }
 
-/* Orders the parts by index into m->docs order (by[k] = position in the arguments). */
-static int check_parts(json_t *const *docs, const char *const *paths, int n, int *by,
-                       double max_skew_ms, dg_err *err)
+/* Orders the parts by index: by[j] is the position in the arguments of the j-th part
+ * present, index[j] its part index (whole = n + ngaps parts; the gaps' indices are
+ * missing). */
+static int check_parts(json_t *const *docs, const char *const *paths, int n, const dg_merge_gap *gaps,
+                       int ngaps, int *by, int *index, double max_skew_ms, dg_err *err)
 {
-    for (int k = 0; k < n; k++)
-        by[k] = -1;
-    for (int i = 0; i < n; i++) {
-        int rc = check_one(docs[i], paths[i], n, err);
-        if (rc)
-            return rc;
-        double k = dg_res_num(docs[i], "run.part.index", -1);
-        if (k < 0 || k >= n || k != floor(k))
-            return dg_err_fail(err, DG_E_INVAL, "%s: run.part.index %g is not a part of 0 ... %d",
-                               paths[i], k, n - 1);
-        if (by[(int)k] >= 0)
-            return dg_err_fail(err, DG_E_INVAL, "part %d/%d given twice: %s and %s", (int)k, n,
-                               paths[by[(int)k]], paths[i]);
-        by[(int)k] = i;
+    int whole = n + ngaps;
+    int *pos = xcalloc((size_t)whole, sizeof *pos); /* part index -> argument + 1; -1: a gap */
+    int rc = 0;
+    for (int g = 0; g < ngaps; g++) {
+        if (gaps[g].index < 0 || gaps[g].index >= whole || pos[gaps[g].index]) {
+            rc = dg_err_fail(err, DG_E_INVAL, "missing part %d is not one of 0 ... %d, or named twice",
+                             gaps[g].index, whole - 1);
+            goto out;
+        }
+        pos[gaps[g].index] = -1;
     }
+    for (int i = 0; i < n; i++) {
+        if ((rc = check_one(docs[i], paths[i], n, whole, err)) != 0)
+            goto out;
+        double k = dg_res_num(docs[i], "run.part.index", -1);
+        if (k < 0 || k >= whole || k != floor(k)) {
+            rc = dg_err_fail(err, DG_E_INVAL, "%s: run.part.index %g is not a part of 0 ... %d",
+                             paths[i], k, whole - 1);
+            goto out;
+        }
+        if (pos[(int)k] < 0) {
+            rc = dg_err_fail(err, DG_E_INVAL, "%s is part %d/%d, which is missing", paths[i], (int)k, whole);
+            goto out;
+        }
+        if (pos[(int)k] > 0) {
+            rc = dg_err_fail(err, DG_E_INVAL, "part %d/%d given twice: %s and %s", (int)k, whole,
+                             paths[pos[(int)k] - 1], paths[i]);
+            goto out;
+        }
+        pos[(int)k] = i + 1;
+    }
+    for (int k = 0, j = 0; k < whole; k++)
+        if (pos[k] > 0) {
+            by[j] = pos[k] - 1;
+            index[j++] = k;
+        }
+out:
+    free(pos);
+    if (rc)
+        return rc;
     for (size_t f = 0; f < sizeof same_fields / sizeof same_fields[0]; f++) {
         const json_t *a = dg_res_get(docs[by[0]], same_fields[f]);
         for (int k = 1; k < n; k++) {
             const json_t *b = dg_res_get(docs[by[k]], same_fields[f]);
             if ((a || b) && !(a && b && json_equal(a, b))) {
                 char *sa = shown(a), *sb = shown(b);
-                int rc = dg_err_fail(err, DG_E_INVAL,
-                                     "the parts do not belong to one run: %s is %s in %s but %s in %s",
-                                     same_fields[f], sa, paths[by[0]], sb, paths[by[k]]);
+                rc = dg_err_fail(err, DG_E_INVAL,
+                                 "the parts do not belong to one run: %s is %s in %s but %s in %s",
+                                 same_fields[f], sa, paths[by[0]], sb, paths[by[k]]);
                 free(sa);
                 free(sb);
                 return rc;
@@ -310,14 +344,14 @@ static const char *const client_fields[] = {
 
 /* Moves the client figures of the parts' objects src[] (NULL: a part without it) into
  * dst["by_part"] and sets them null in dst. */
-static void client_apart(json_t *dst, const json_t *const *src, int n)
+static void client_apart(const merge *m, json_t *dst, const json_t *const *src)
 {
     json_t *by = json_array();
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < m->n; k++) {
         if (!src[k])
             continue;
         json_t *p = json_object();
-        json_object_set_new(p, "part", json_integer(k));
+        json_object_set_new(p, "part", json_integer(m->index[k]));
         for (size_t f = 0; f < sizeof client_fields / sizeof client_fields[0]; f++) {
             json_t *v = json_object_get(src[k], client_fields[f]);
             if (v)
@@ -405,7 +439,7 @@ static int merge_interval(const merge *m, const json_t *const *src, json_t **out
                   dg_json_real(any ? dg_hist_mean(all) / 1e6 : NAN), "max", dg_json_real(mx)));
     if (json_object_get(iv, "schedule_lag_ms_p99"))
         max_real(iv, "schedule_lag_ms_p99", have, nh);
-    client_apart(iv, src, m->n);
+    client_apart(m, iv, src);
     *out = iv;
     return 0;
 }
@@ -507,7 +541,9 @@ static json_t *merge_run(const merge *m, bool *complete)
     const json_t *src[m->n];
     at(m, "run", src);
     json_t *r = json_deep_copy(src[0]);
-    json_object_set(r, "terminals", dg_res_get(src[0], "part.whole_terminals"));
+    /* the terminals whose transactions the result holds: the whole run's -c, less a missing
+     * part's share */
+    sum_int(r, "terminals", src, m->n);
     json_object_del(r, "part");
     double rate = 0;
     bool rated = false;
@@ -524,10 +560,27 @@ static json_t *merge_run(const merge *m, bool *complete)
     max_real(r, "close_s", src, m->n);
     max_real(r, "start_late_ms", src, m->n);
     *complete = true;
+    if (m->ngaps) {
+        *complete = false;
+        json_t *missing = json_array();
+        for (int g = 0; g < m->ngaps; g++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "index", json_integer(m->gaps[g].index));
+            json_object_set_new(e, "why", json_string(m->gaps[g].why ? m->gaps[g].why : "no result"));
+            json_array_append_new(missing, e);
+        }
+        char *why = xasprintf("part %d/%d ended without a result: %s", m->gaps[0].index, m->whole,
+                              m->gaps[0].why ? m->gaps[0].why : "no result");
+        json_object_set_new(r, "complete", json_false());
+        json_object_set_new(r, "stop_reason", json_string(why));
+        json_object_set_new(r, "missing_parts", missing);
+        free(why);
+    }
     for (int k = 0; k < m->n && *complete; k++)
         if (!json_is_true(json_object_get(src[k], "complete"))) {
             *complete = false;
-            char *why = xasprintf("part %d/%d: %s", k, m->n, dg_res_str(src[k], "stop_reason"));
+            char *why = xasprintf("part %d/%d: %s", m->index[k], m->whole,
+                                  dg_res_str(src[k], "stop_reason"));
             json_object_set_new(r, "complete", json_false());
             json_object_set_new(r, "stop_reason", json_string(why));
             free(why);
@@ -548,7 +601,7 @@ static json_t *merge_monitor(const merge *m)
     for (int k = 0; k < m->n; k++)
         down += isnan(num(src[k], "downtime_s")) ? 0 : num(src[k], "downtime_s");
     json_object_set_new(mo, "downtime_s", dg_json_real(down));
-    client_apart(mo, src, m->n);
+    client_apart(m, mo, src);
     /* the one server host's figures, as part 0 read them (the first part that read them:
      * a part may run without --server-host); its I/O per transaction is per the merged
      * run's transactions */
@@ -607,7 +660,7 @@ static json_t *parts_list(const merge *m)
     for (int k = 0; k < m->n; k++) {
         const json_t *d = m->docs[k];
         json_t *p = json_object();
-        json_object_set_new(p, "index", json_integer(k));
+        json_object_set_new(p, "index", json_integer(m->index[k]));
         json_object_set_new(p, "file", json_string(m->paths[k]));
         static const char *const run_fields[] = {"terminals", "rate_tps", "started_at", "complete",
                                                  "stop_reason", "start_late_ms", "connect_s", "command"};
@@ -640,12 +693,13 @@ static void merge_errors(const merge *m, json_t *doc)
         {
             json_t *c = json_deep_copy(e);
             if (json_is_object(c))
-                json_object_set_new(c, "part", json_integer(k));
+                json_object_set_new(c, "part", json_integer(m->index[k]));
             json_array_append_new(errs, c);
         }
         json_array_foreach(json_object_get(m->docs[k], "warnings"), i, e)
         {
-            char *w = xasprintf("part %d/%d: %s", k, m->n, json_is_string(e) ? json_string_value(e) : "?");
+            char *w = xasprintf("part %d/%d: %s", m->index[k], m->whole,
+                                json_is_string(e) ? json_string_value(e) : "?");
             json_array_append_new(warns, json_string(w));
             free(w);
         }
@@ -657,12 +711,20 @@ static void merge_errors(const merge *m, json_t *doc)
 int dg_result_merge(json_t *const *docs, const char *const *paths, int n, double max_skew_ms,
                     json_t **out, bool *complete, dg_err *err)
 {
+    return dg_result_merge_gaps(docs, paths, n, NULL, 0, max_skew_ms, out, complete, err);
+}
+
+int dg_result_merge_gaps(json_t *const *docs, const char *const *paths, int n, const dg_merge_gap *gaps,
+                         int ngaps, double max_skew_ms, json_t **out, bool *complete, dg_err *err)
+{
     if (n < 1)
         return dg_err_fail(err, DG_E_INVAL, "merge needs the result files of a run's parts");
     int *by = xcalloc((size_t)n, sizeof *by);
-    int rc = check_parts(docs, paths, n, by, max_skew_ms, err);
+    int *index = xcalloc((size_t)n, sizeof *index);
+    int rc = check_parts(docs, paths, n, gaps, ngaps, by, index, max_skew_ms, err);
     if (rc) {
         free(by);
+        free(index);
         return rc;
     }
     json_t **od = xcalloc((size_t)n, sizeof *od);
@@ -672,7 +734,8 @@ int dg_result_merge(json_t *const *docs, const char *const *paths, int n, double
         op[k] = paths[by[k]];
     }
     free(by);
-    merge m = {.docs = od, .paths = op, .n = n};
+    merge m = {.docs = od, .paths = op, .index = index, .n = n, .whole = n + ngaps, .gaps = gaps,
+               .ngaps = ngaps};
     json_t *doc = dg_result_new();
     json_object_set(json_object_get(doc, "dbgauge"), "version", dg_res_get(od[0], "dbgauge.version"));
     json_object_set_new(doc, "run", merge_run(&m, complete));
@@ -707,6 +770,7 @@ int dg_result_merge(json_t *const *docs, const char *const *paths, int n, double
 out:
     free(od);
     free(op);
+    free(index);
     if (rc) {
         json_decref(doc);
         return rc;

@@ -35,4 +35,17 @@
 int dg_result_merge(json_t *const *docs, const char *const *paths, int n, double max_skew_ms,
                     json_t **out, bool *complete, dg_err *err);
 
+/* A part of the run that never returned a result (run --drivers: a host lost): its index
+ * and why (kept in the merged run.missing_parts). */
+typedef struct dg_merge_gap {
+    int index;
+    const char *why;
+} dg_merge_gap;
+
+/* As dg_result_merge, for a run of n + ngaps parts of which the gaps' never came back:
+ * the parts that did are merged (run.terminals is theirs), the result is incomplete
+ * (*complete false; run.stop_reason names the first missing part). */
+int dg_result_merge_gaps(json_t *const *docs, const char *const *paths, int n, const dg_merge_gap *gaps,
+                         int ngaps, double max_skew_ms, json_t **out, bool *complete, dg_err *err);
+
 #endif

@@ -5,8 +5,8 @@
 #   server's own xact_commit grew by exactly that plus each part's known bookkeeping
 #   (postgres_tpcb.sh's accounting, per part); the hosts' clock offsets are recorded;
 #   only part 0 read the server host; the password never reached a command line;
-# - a host lost mid-run: exit 2, the part that came back written apart, the message names
-#   the lost part;
+# - a host lost mid-run: exit 2, the part that came back merged into a result marked
+#   incomplete (run.missing_parts), the message names the lost part;
 # - bad input: a host that cannot be reached, a host with another dbgauge, --drivers with
 #   --part, one host: exit 1, nothing written.
 source "$(dirname "$0")/common.bash"
@@ -83,7 +83,7 @@ part1_line() {
 }
 
 # --- a host lost mid-run ------------------------------------------------------------------
-"$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 6 -P 1 --drivers "$hosts" --json lost.json > lost.out 2> lost.err &
+"$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 6 -P 1 --drivers "$hosts" --max-clock-offset 1s --json lost.json > lost.out 2> lost.err &
 pid=$!
 part1_line lost
 # part 1's session: the newer of dbgauge's two ssh children
@@ -92,8 +92,23 @@ kill -9 "$victim"
 set +e; wait $pid; rc=$?; set -e
 [ "$rc" = 2 ] || { cat lost.out lost.err; fail "a lost host: exit $rc, expected 2"; }
 grep -q "part 1/2 (ssh://.*) ended without a result" lost.err || { cat lost.err; fail "the lost part is not named"; }
-[ -s lost.part0.json ] && [ ! -e lost.json ] || fail "part 0's result not written apart (or a merged file written)"
-json lost.part0.json "d['run']['part']['index'] == 0 and d['run']['complete']" | grep -q True || fail "part 0's file"
+grep -q "the run is incomplete: 1 of 2 parts merged" lost.err || { cat lost.err; fail "the merge does not say it is incomplete"; }
+[ ! -e lost.part0.json ] || fail "part 0's result written apart although it merged"
+python3 - lost.json <<'PY' || fail "the lost run's merged result"
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["run"]
+assert r["complete"] is False, r["complete"]
+assert [g["index"] for g in r["missing_parts"]] == [1], r["missing_parts"]
+assert "ssh://" in r["missing_parts"][0]["why"], r["missing_parts"][0]
+assert r["stop_reason"].startswith("part 1/2 ended without a result"), r["stop_reason"]
+assert r["merged_parts"] == 1 and r["terminals"] == 1, (r["merged_parts"], r["terminals"])
+assert [p["index"] for p in d["parts"]] == [0], d["parts"]
+assert d["totals"]["transactions"] == d["parts"][0]["totals"]["transactions"] > 0
+assert r["drivers"][0]["exit_status"] == 0, r["drivers"]
+print("# lost host: part 0's %d transactions merged, part 1 missing (%s)"
+      % (d["totals"]["transactions"], r["missing_parts"][0]["why"]))
+PY
 
 # --- Ctrl-C at the launcher: every part stops there, their partial results merged ---------
 "$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 60 -P 1 --drivers "$hosts" --max-clock-offset 1s --json stopped.json > stop.out 2> stop.err &
