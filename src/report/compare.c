@@ -19,6 +19,9 @@
 #include <string.h>
 
 #define LEVEL 0.95
+/* the fewest result files a side whose per-file values make a confidence interval: with 2,
+ * Welch has about one degree of freedom */
+#define MIN_REPEATS 3
 #define MAX_PARAMS 64
 #define MAX_WMETRICS 64
 
@@ -237,6 +240,14 @@ static void compare_row(dg_rep_table *t, const side *a, const side *b,
         va = sa.mean;
         vb = sb.mean;
     }
+    /* two runs a side leave one degree of freedom or so: t is about 12.7 and the interval
+     * is too wide to say anything (an 11x gain read "no significant difference") */
+    bool too_few = ci.ok && repeats && (sa.n < MIN_REPEATS || sb.n < MIN_REPEATS);
+    if (too_few)
+        ci.ok = false;
+    /* a ratio of values that cannot be negative has no negative bound */
+    if (ci.ok && va >= 0 && vb >= 0 && ci.ratio_lo < 0)
+        ci.ratio_lo = 0;
     dg_rep_row(t);
     dg_rep_str(t, 0, label);
     dg_rep_str(t, 1, m->unit);
@@ -259,15 +270,24 @@ static void compare_row(dg_rep_table *t, const side *a, const side *b,
             verdict = (m->dir == HIGHER) == up ? "faster" : "slower";
     }
     dg_rep_str(t, 7, verdict);
-    if (!ci.ok)
+    /* the ratio interval is unbounded when A's mean is not clearly away from 0: the
+     * difference's interval is then what supports the verdict */
+    char diff[96] = "";
+    if (ci.ok && isnan(ci.ratio_lo))
+        snprintf(diff, sizeof diff, "; B-A %.4g to %.4g %s (ratio interval unbounded)", ci.diff_lo,
+                 ci.diff_hi, m->unit);
+    if (too_few)
+        dg_rep_strf(t, 8, "too few repeats: %d vs %d; use --repeat %d or more", sa.n, sb.n,
+                    MIN_REPEATS);
+    else if (!ci.ok)
         dg_rep_str(t, 8, repeats ? "too few values" : m->ival_key ? "too few intervals"
                                                                   : "needs repeats");
     else if (repeats)
-        dg_rep_strf(t, 8, "repeats: %d vs %d runs", sa.n, sb.n);
+        dg_rep_strf(t, 8, "repeats: %d vs %d runs%s", sa.n, sb.n, diff);
     else if (la > 1 || lb > 1)
-        dg_rep_strf(t, 8, "batch means: %d x %d vs %d x %d intervals", sa.n, la, sb.n, lb);
+        dg_rep_strf(t, 8, "batch means: %d x %d vs %d x %d intervals%s", sa.n, la, sb.n, lb, diff);
     else
-        dg_rep_strf(t, 8, "intervals: %d vs %d", sa.n, sb.n);
+        dg_rep_strf(t, 8, "intervals: %d vs %d%s", sa.n, sb.n, diff);
 }
 
 /* ---- sections ------------------------------------------------------------------------------ */
@@ -473,7 +493,9 @@ static void explain(dg_report *rep, const char *name_a, const char *name_b)
                      "throughput or load speed, lower latency) and 'slower' if it is worse; CPU "
                      "use is 'less CPU' or 'more CPU'. Otherwise: 'no significant difference'. "
                      "'n/a': not enough samples (per-transaction latency and load speed need "
-                     "repeats).");
+                     "repeats; repeats need at least %d result files a side: with 2, the "
+                     "interval is too wide to tell even a tenfold change from noise).",
+                MIN_REPEATS);
 }
 
 /* The one value of a run field shared by every run of a side, or NULL when they differ

@@ -215,6 +215,34 @@ set +e; "$DBGAUGE" compare "$TMP/wm/a" "$TMP/wm/b" --metric tpmc >"$TMP/wm3.txt"
 [ $rc = 1 ] && grep -q "unknown --metric 'tpmc' (known here: tps, p50, .*tpmC, rows_loaded)" "$TMP/wm3.txt" \
   || fail "--metric tpmc: exit $rc, $(cat "$TMP/wm3.txt")"
 
+# compare's honesty: 2 repeats a side give no verdict (an 11x gain once read "no significant
+# difference"), a ratio of positive figures has no negative bound, and an unbounded ratio
+# interval comes with the difference's
+checks=$((checks + 1))
+"$PY" - "$TMP/wm" "$TMP/hon" <<'PY'
+import glob, json, os, sys
+src, dst = sys.argv[1], sys.argv[2]
+cases = {"two-a": [100, 110], "two-b": [1100, 1300],    # 11x, 2 vs 2
+         "tight-a": [100, 101, 102], "wide-b": [1, 50, 100],  # Fieller's low bound < 0
+         "wide-a": [1, 50, 100], "tight-b": [100, 101, 102]}  # A not clearly above 0
+for name, vals in cases.items():
+    os.makedirs(os.path.join(dst, name), exist_ok=True)
+    files = sorted(glob.glob(os.path.join(src, "a", "*.json")))
+    for i, v in enumerate(vals):
+        d = json.load(open(files[i]))
+        d["workload_metrics"]["tpmC"] = float(v)
+        json.dump(d, open(os.path.join(dst, name, "r%d.json" % i), "w"))
+PY
+tpmc() { "$DBGAUGE" compare "$TMP/hon/$1" "$TMP/hon/$2" --metric tpmC | grep -E "^  tpmC "; }
+row=$(tpmc two-a two-b)
+case "$row" in *"too few repeats: 2 vs 2; use --repeat 3 or more"*) ;; *) fail "2 vs 2 repeats: $row" ;; esac
+case "$row" in *"significant"*|*faster*|*slower*) fail "2 vs 2 repeats give a verdict: $row" ;; esac
+row=$(tpmc tight-a wide-b)
+lo=$(echo "$row" | awk '{print $6}')
+awk -v lo="$lo" 'BEGIN { exit !(lo == 0) }' || fail "a ratio's low bound below 0 is not 0: $row"
+row=$(tpmc wide-a tight-b)
+case "$row" in *"repeats: 3 vs 3 runs; B-A "*" to "*"(ratio interval unbounded)"*) ;; *) fail "unbounded ratio: $row" ;; esac
+
 # CSV: text that a spreadsheet would run as a formula is defused with a leading apostrophe
 checks=$((checks + 1))
 "$PY" - "$RES/small.json" "$TMP/formula.json" <<'PY'
