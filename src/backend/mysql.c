@@ -1,7 +1,8 @@
 /*
  * mysql.c - the MariaDB / MySQL backend (libmariadb, MariaDB Connector/C).
  *
- * URL: mysql://user:pass@host:port/db (also mariadb://). ?socket=/path connects through a
+ * URL: mysql://user:pass@host:port/db (also mariadb://); what it leaves out, ~/.my.cnf's
+ * [client] group gives (mysql_cnf.h). ?socket=/path connects through a
  * unix socket (the host is then ignored); ?connect_timeout=s, ?charset=name,
  * ?local_infile=0 (never use LOAD DATA LOCAL), ?user= and ?password= are client options;
  * any other ?k=v, and every dg_connopts setting (--conn), becomes `SET SESSION k = v`, run
@@ -62,16 +63,19 @@
  * (attach, close, connect, the local-infile handler, interrupt), statements (parameters,
  * results), transactions, the descriptor.
  */
+#include "backend/mysql_cnf.h"
 #include "backend/mysql_int.h"
 
 #include "core/clock.h"
 #include "core/hot.h"
+#include "core/log.h"
 #include "core/stop.h"
 #include "core/strbuf.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -553,7 +557,8 @@ int dg_mysql_open_session(my_conn *c, MYSQL **out, dg_err *err)
                        "stopped before the server answered (dbgauge is stopping)");
         else
             dg_err_set(err, DG_E_DB, classify_connect(no), (int)no,
-                       st && strcmp(st, "00000") ? st : "08001", "%s", dg_my.mysql_error(my));
+                       st && strcmp(st, "00000") ? st : "08001", "%s%s", dg_my.mysql_error(my),
+                       c->from_cnf ? " (with settings from ~/.my.cnf where the URL gave none)" : "");
         dg_backend_scrub(err, c->password);
         dg_mysql_nb_close(c->nonblock, my);
         return DG_E_DB;
@@ -582,6 +587,48 @@ static void my_close(dg_conn *conn)
     free(c->password);
     dg_conn_base_free(&c->base);
     free(c);
+}
+
+/* The user's ~/.my.cnf ([client], [client-mariadb]), as the mysql client reads it, for
+ * what the URL and --conn left unsaid: a URL without a password connects as `mysql` does. */
+static void from_cnf(my_conn *c, const dg_url *url)
+{
+    char buf[4096];
+    const char *path = dg_mycnf_path(buf, sizeof buf), *why = NULL;
+    dg_mycnf cnf;
+    if (!path || dg_mycnf_load(path, &cnf, &why)) {
+        static atomic_bool warned; /* once, not once per terminal */
+        if (why && !atomic_exchange(&warned, true))
+            dg_log_warn("%s is not read: %s", path, why);
+        return;
+    }
+    char **have[] = {&c->user, &c->pass, &c->db};
+    char **take[] = {&cnf.user, &cnf.password, &cnf.database};
+    for (size_t i = 0; i < sizeof have / sizeof have[0]; i++)
+        if (!*have[i] && *take[i]) {
+            *have[i] = *take[i];
+            *take[i] = NULL;
+            c->from_cnf = true;
+        }
+    /* where to connect: the file's only when the URL names no host (its port and socket
+     * belong to its host) */
+    if (!url->host && !c->socket) {
+        if (cnf.host) {
+            free(c->host);
+            c->host = cnf.host;
+            cnf.host = NULL;
+            c->from_cnf = true;
+        } else if (cnf.socket) {
+            c->socket = cnf.socket;
+            cnf.socket = NULL;
+            c->from_cnf = true;
+        }
+        if (!c->port && !c->socket && cnf.port) {
+            c->port = (unsigned)cnf.port;
+            c->from_cnf = true;
+        }
+    }
+    dg_mycnf_free(&cnf);
 }
 
 static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
@@ -631,6 +678,7 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             fk_given |= !strcmp(p->name, "foreign_key_checks");
         }
     }
+    from_cnf(c, url);
     if (opts->bulk_session) {
         /* the loader writes rows in key order into fresh tables: skip the checks */
         if (!unique_given)
@@ -1273,7 +1321,8 @@ static const dg_backend_option backend_options[] = {
 const dg_backend dg_backend_mysql = {
     .name = "mysql",
     .schemes = mysql_schemes,
-    .url_help = "mysql://user:pass@host:port/db?k=v | mariadb://...",
+    .url_help = "mysql://user:pass@host:port/db?k=v | mariadb://...  (~/.my.cnf fills absent "
+                "parts)",
     .caps = DG_CAP_CONCURRENT_WRITERS | DG_CAP_BULK_ATOMIC | DG_CAP_NONBLOCKING,
     .dialect = &mysql_dialect,
     .options = backend_options,

@@ -36,6 +36,7 @@ typedef struct my_conn {
     unsigned long max_packet;
     struct my_bulk *infile; /* the bulk load the local-infile handler serves */
     bool nonblock;          /* opened by a fiber: every call through _start/_cont (below) */
+    bool from_cnf;          /* a connection setting came from ~/.my.cnf (said in errors) */
 } my_conn;
 
 typedef struct my_bulk {

@@ -2,6 +2,8 @@
 # Errors against MariaDB/MySQL, each provoked for real:
 #   - a wrong password, a missing database and a client library that cannot be loaded:
 #     exit 1, a clear message, no password shown
+#   - ~/.my.cnf: its [client] password connects a URL without one; the URL's wins; a file
+#     anyone may write is not read
 #   - bad SQL in a script workload: exit 1 before the run starts
 #   - deadlock (1213) and a serialization conflict between two connections: class RETRY
 #     (conformance checks), and a tpcb run at REPEATABLE READ with
@@ -60,6 +62,27 @@ note "client library missing: $(head -n 1 "$TMP/err")"
 expect_exit 1 "$DBGAUGE" run --db "$url" -w tpcb -T 1s --conn no_such_setting=1
 grep -q "no_such_setting" "$TMP/err" || { cat "$TMP/err"; fail "bad --conn setting: unclear message"; }
 check_conn_client_settings "$url"
+
+# ---- ~/.my.cnf: what the URL leaves out comes from its [client] group, as for the mysql
+# client; what the URL says wins; a file anyone may write is not read ----------------------
+pw=$(python3 -c 'import sys, urllib.parse as u; print(u.unquote(u.urlsplit(sys.argv[1]).password or ""))' "$url")
+nopw=$(url_with password=)
+mkdir -p "$TMP/home"
+printf 'SELECT 1;\n' > "$TMP/one.sql"
+mycnf() { printf '[mysqld]\npassword=not-this\n[client]\nhost = 192.0.2.1\npassword = "%s" # the test server\n' "$1" > "$TMP/home/.my.cnf"; chmod "$2" "$TMP/home/.my.cnf"; }
+one() { HOME="$TMP/home" expect_exit "$1" "$DBGAUGE" run --db "$2" -f "$TMP/one.sql" -c 1 -t 1 -q --no-results; }
+mycnf "$pw" 600
+one 0 "$nopw"   # the password from the file; its host is not taken: the URL names one
+mycnf "$secret" 600
+one 0 "$url"    # the URL's password wins over the file's
+one 1 "$nopw"
+grep -q "Access denied.*(with settings from ~/.my.cnf where the URL gave none)" "$TMP/err" \
+  || { cat "$TMP/err"; fail "~/.my.cnf: a refused password does not say where it came from"; }
+! grep -q -- "$secret" "$TMP/out" "$TMP/err" || fail "~/.my.cnf: its password appears in the output"
+mycnf "$pw" 666
+one 1 "$nopw"
+grep -q "\.my\.cnf is not read: anyone may write it" "$TMP/err" || { cat "$TMP/err"; fail "~/.my.cnf anyone may write: not said"; }
+rm -f "$TMP/home/.my.cnf"
 
 # ---- bad SQL in a script: found when terminals prepare, before the run -----------------------
 "$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -q --seed 3 > /dev/null
