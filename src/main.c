@@ -1,6 +1,7 @@
 /* main.c - parse, validate, dispatch. */
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/buildinfo.h"
 #include "core/log.h"
 
 #include <stdio.h>
@@ -17,7 +18,8 @@ int main(int argc, char **argv)
         return argc < 2 ? 1 : 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-        printf("dbgauge %s\n", DG_VERSION);
+        /* one line: run --drivers compares the version on it */
+        printf("dbgauge %s (commit %s)\n", DG_VERSION, dg_build_commit());
         return 0;
     }
     dg_options o;

@@ -27,6 +27,7 @@
  */
 #include "cli/commands.h"
 
+#include "core/buildinfo.h"
 #include "core/clock.h"
 #include "core/file.h"
 #include "core/log.h"
@@ -158,9 +159,13 @@ static int probe(driver *d, dg_err *err)
         return dg_err_fail(err, DG_E_IO, "driver %s: %s", d->url, dg_ssh_message(&d->ssh));
     }
     d->setup_s = (double)(dg_now_ns() - t0) / DG_NS_PER_S;
+    /* "dbgauge VERSION (commit C)": the version must be this one's; another commit of it
+     * is only said */
     char want[64];
     snprintf(want, sizeof want, "dbgauge %s", DG_VERSION);
-    if (strcmp(line, want) != 0) {
+    const char *commit = strstr(line, " (commit ");
+    size_t vlen = commit ? (size_t)(commit - line) : strlen(line);
+    if (strlen(want) != vlen || strncmp(line, want, vlen) != 0) {
         dg_ssh_end(&d->ssh, true, DG_NS_PER_S);
         dg_sb_free(&acc);
         return dg_err_fail(err, DG_E_INVAL,
@@ -168,6 +173,11 @@ static int probe(driver *d, dg_err *err)
                            "dbgauge (DBGAUGE_REMOTE names the program there)",
                            d->url, line, want);
     }
+    char here[64];
+    snprintf(here, sizeof here, " (commit %s)", dg_build_commit());
+    if (commit && strcmp(commit, here) != 0 && !strstr(here, "unknown") && !strstr(commit, "unknown"))
+        dg_log_warn("driver %s runs %s, this host dbgauge %s%s: the same version, built from "
+                    "another commit", d->url, line, DG_VERSION, here);
     d->rtt_ms = INFINITY;
     for (int i = 0; i < PROBES; i++) {
         int64_t a = dg_wall_ns();

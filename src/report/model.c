@@ -217,7 +217,14 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
         dg_rep_fact(t, "host", dg_sb_str(&sb));
         dg_sb_free(&sb);
     }
-    dg_rep_fact(t, "dbgauge", dg_res_str(doc, "dbgauge.version"));
+    if (dg_res_str(doc, "dbgauge.commit") && dg_res_str(doc, "dbgauge.version")) {
+        char *v = xasprintf("%s (commit %s)", dg_res_str(doc, "dbgauge.version"),
+                            dg_res_str(doc, "dbgauge.commit"));
+        dg_rep_fact(t, "dbgauge", v);
+        free(v);
+    } else {
+        dg_rep_fact(t, "dbgauge", dg_res_str(doc, "dbgauge.version"));
+    }
     if (run->params || run->point) {
         char *p = kv_list(run->params, " ");
         s = xasprintf("%s, repeat %d: %s", run->point ? run->point : "?", run->repeat,

@@ -1,6 +1,7 @@
 /* result.c - result documents: atomic write, validated read, histogram (de)serialisation. */
 #include "results/result.h"
 
+#include "core/buildinfo.h"
 #include "core/file.h"
 
 #include "core/xalloc.h"
@@ -23,7 +24,8 @@ json_t *dg_result_new(void)
 {
     json_t *doc = json_object();
     json_object_set_new(doc, "dbgauge",
-                        json_pack("{s:s, s:i}", "version", DG_VERSION, "format", DG_RESULT_FORMAT));
+                        json_pack("{s:s, s:s, s:i}", "version", DG_VERSION, "commit", dg_build_commit(),
+                                  "format", DG_RESULT_FORMAT));
     return doc;
 }
 

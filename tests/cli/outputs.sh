@@ -54,6 +54,12 @@ else
   fail "run --json -: exit $?: $(cat "$TMP/dash.err")"
 fi
 [ -e "$TMP/-" ] && fail "run --json - made a file named '-'"
+# the commit --version shows is the one the result file records
+checks=$((checks + 1))
+commit=$("$DBGAUGE" --version | sed -n 's/^dbgauge [0-9.]* (commit \(.*\))$/\1/p')
+[ -n "$commit" ] || fail "--version shows no commit: $("$DBGAUGE" --version)"
+[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["dbgauge"]["commit"])' "$TMP/dash.json")" = "$commit" ] \
+  || fail "the result's dbgauge.commit is not --version's ($commit)"
 machine_ok "run --json -"
 # the same through a link to /proc/self/fd/1 (what /dev/stdout is: a private one, so that
 # a dbgauge that renamed over it would not replace the machine's), into a pipe and into a
