@@ -3,7 +3,8 @@
  * prepares the database, runs the workload and builds the result document; this command
  * prints it (live lines through the session UI, the summary at the end) and writes the
  * result file (atomically; core/file.h). With --json - (or /dev/stdout) the JSON is the
- * only thing on stdout: what would be printed there goes to stderr.
+ * only thing on stdout: what would be printed there goes to stderr; the same with
+ * --interval-log - (one JSON line per interval, written as each ends).
  */
 #include "cli/commands.h"
 
@@ -13,6 +14,7 @@
 #include "results/result.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -40,7 +42,9 @@ void dg_cli_result_path(const dg_options *o, const json_t *doc, const char *kind
 
 int dg_cli_stdout_aside(const dg_options *o)
 {
-    if (o->no_results || !o->json_path || !dg_file_is_stdout(o->json_path))
+    bool json_out = !o->no_results && o->json_path && dg_file_is_stdout(o->json_path);
+    bool log_out = o->interval_log && dg_file_is_stdout(o->interval_log);
+    if (!json_out && !log_out)
         return -1;
     fflush(stdout);
     int saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
@@ -97,6 +101,15 @@ int dg_cmd_run(dg_options *o)
     dg_session_stage stage;
     dg_err err = DG_ERR_INIT;
     int status;
+    if (o->interval_log) { /* before stdout is set aside: "-" is the real one */
+        ui.interval_log = dg_file_open_stream(o->interval_log, "interval log", &err);
+        if (!ui.interval_log) {
+            dg_log_error("%s", err.msg);
+            dg_workload_free(wl);
+            return 1;
+        }
+        signal(SIGPIPE, SIG_IGN); /* a reader that goes away is a failed write, said once */
+    }
     int saved = dg_cli_stdout_aside(o);
     if (dg_session_run(&cfg, &doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);
@@ -110,6 +123,8 @@ int dg_cmd_run(dg_options *o)
     saved = -1;
 out:
     dg_cli_stdout_back(saved);
+    if (ui.interval_log)
+        fclose(ui.interval_log);
     json_decref(doc);
     dg_workload_free(wl);
     return status;

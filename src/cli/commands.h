@@ -57,6 +57,8 @@ typedef struct dg_cli_ui {
     const dg_options *o;
     bool tty;       /* stderr is a terminal: show the load's progress bar */
     bool bar_shown;
+    FILE *interval_log; /* --interval-log: one JSON line per interval (cmd_run opens it) */
+    bool interval_log_failed;
 } dg_cli_ui;
 void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o);
 

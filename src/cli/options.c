@@ -8,6 +8,7 @@
 #include "cli/options.h"
 
 #include "core/clock.h"
+#include "core/file.h"
 #include "core/ssh.h"
 #include "core/strbuf.h"
 #include "core/units.h"
@@ -164,6 +165,9 @@ static const optdef optdefs[] = {
      F(ndefines), 0, 0, 0},
     {"json", 0, K_STRING, "FILE", RUNLOAD, "write the result file here ('-': standard output, the rest goes to stderr; default results/...)",
      F(json_path), 0, 0, 0, 0},
+    {"interval-log", 0, K_STRING, "FILE", DG_CMD_RUN,
+     "write each interval as one JSON line here as it ends ('-': standard output, the rest goes to stderr)",
+     F(interval_log), 0, 0, 0, 0},
     {"results-dir", 0, K_STRING, "DIR", RUNLOAD, "directory for result files (default results)",
      F(results_dir), 0, 0, 0, 0},
     {"no-results", 0, K_FLAG, NULL, RUNLOAD, "do not write a result file", F(no_results), 0, 0, 0,
@@ -830,6 +834,16 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL, "-D defines script variables: it needs -f scripts");
         if (o->no_results && o->json_path)
             return dg_err_fail(err, DG_E_INVAL, "--json and --no-results exclude each other");
+        if (o->interval_log && o->json_path && !o->no_results && dg_file_is_stdout(o->interval_log) &&
+            dg_file_is_stdout(o->json_path))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--interval-log and --json both name standard output: send one of "
+                               "them to a file");
+        if (o->interval_log && o->drivers)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--interval-log goes with one process, not --drivers (each host's "
+                               "lines are shown as they come; the merged intervals are in the "
+                               "result file)");
     }
     if (o->drivers) {
         const char *clash = o->part_spec ? "--part" : o->parts ? "--parts" : o->start_at ? "--start-at"

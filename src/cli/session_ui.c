@@ -6,6 +6,7 @@
  */
 #include "cli/commands.h"
 
+#include "core/clock.h"
 #include "core/log.h"
 #include "core/part.h"
 #include "core/stop.h"
@@ -13,9 +14,11 @@
 #include "report/text.h"
 #include "results/result.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 int dg_cli_open_workload(const dg_options *o, dg_workload **out)
@@ -191,9 +194,38 @@ static const char *fmt_num(const json_t *iv, const char *path, int width, int pr
     return buf;
 }
 
-static void on_interval(void *arg, const json_t *iv, bool warmup)
+/* --interval-log: the interval record as one JSON line, with its phase and when it ended
+ * ("end_at", UTC, milliseconds). A failed write (a reader gone: EPIPE) is said once and
+ * ends the log; the run goes on. */
+static void log_interval(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t end_wall_ns)
 {
-    (void)arg;
+    if (!u->interval_log || u->interval_log_failed)
+        return;
+    json_t *line = json_copy((json_t *)iv);
+    time_t secs = (time_t)(end_wall_ns / DG_NS_PER_S);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    char at[48], stamp[32];
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(at, sizeof at, "%s.%03dZ", stamp, (int)(end_wall_ns % DG_NS_PER_S / 1000000));
+    json_object_set_new(line, "phase", json_string(warmup ? "warmup" : "measured"));
+    json_object_set_new(line, "end_at", json_string(at));
+    bool ok = json_dumpf(line, u->interval_log, JSON_COMPACT | JSON_REAL_PRECISION(10)) == 0 &&
+              fputc('\n', u->interval_log) != EOF && fflush(u->interval_log) == 0;
+    json_decref(line);
+    if (!ok) {
+        u->interval_log_failed = true;
+        dg_log_warn("--interval-log: cannot write (%s): no more interval lines there; the run "
+                    "goes on", strerror(errno));
+    }
+}
+
+static void on_interval(void *arg, const json_t *iv, bool warmup, int64_t end_wall_ns)
+{
+    dg_cli_ui *u = arg;
+    log_interval(u, iv, warmup, end_wall_ns);
+    if (u->o->quiet)
+        return;
     /* whose CPU: this host's (the client's), and the server host's when it is sampled */
     char cpu[64] = "";
     size_t n = 0;
@@ -274,6 +306,8 @@ void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
     u->o = o;
     u->tty = isatty(2) != 0;
     u->ui.arg = u;
+    if (o->interval_log)
+        u->ui.interval = on_interval;
     if (o->quiet)
         return; /* a quiet session prints nothing but errors and warnings */
     u->ui.info = on_info;

@@ -233,3 +233,38 @@ bool dg_file_same(const char *a, const char *b)
     free(rb);
     return same;
 }
+
+FILE *dg_file_open_stream(const char *path, const char *what, dg_err *err)
+{
+    int fd = -1;
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (!exists && errno != ENOENT) {
+        dg_err_fail(err, DG_E_IO, "cannot write %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    if (strcmp(path, "-") == 0 || (exists && same_fd(STDOUT_FILENO, &st))) {
+        fflush(stdout);
+        fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    } else if (exists && S_ISDIR(st.st_mode)) {
+        dg_err_fail(err, DG_E_IO, "cannot write %s '%s': it is a directory", what, path);
+        return NULL;
+    } else if (exists && S_ISSOCK(st.st_mode)) {
+        dg_err_fail(err, DG_E_IO, "cannot write %s '%s': it is a socket (write to a file, a fifo, a device or '-')",
+                    what, path);
+        return NULL;
+    } else if (exists && !S_ISREG(st.st_mode)) {
+        fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY); /* a device or fifo: in place */
+    } else {
+        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        dg_err_fail(err, DG_E_IO, "cannot write %s '%s': %s", what, path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOLBF, 0);
+    return f;
+}

@@ -22,12 +22,21 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Writes data[0..len) to path as described above. `what` names the file in messages
  * ("result file", "report"); err (NULL allowed) gets "cannot write WHAT 'path': reason".
  * On failure of an atomic write the temporary file is removed and the target untouched.
  * 0 or DG_E_IO. */
 int dg_file_write(const char *path, const char *data, size_t len, const char *what, dg_err *err);
+
+/* Opens path for an output written as it goes (a log of lines; not atomic: a reader may
+ * see the lines written so far): "-" or the file open as standard output - a duplicate of
+ * descriptor 1; a character or block device or fifo - in place (a fifo's open waits for a
+ * reader); a socket or directory - refused; a regular file (a symbolic link followed) -
+ * truncated; a new name - created (0644 before the umask). Line-buffered. NULL and err
+ * ("cannot write WHAT 'path': reason") on failure. */
+FILE *dg_file_open_stream(const char *path, const char *what, dg_err *err);
 
 /* True when path is "-" or names the file open as standard output (same device and
  * inode as descriptor 1): dg_file_write sends it there. */

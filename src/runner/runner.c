@@ -1028,6 +1028,7 @@ static void report_interval(run *r, interval_acc *iv, int phase, int64_t t_end, 
     dg_interval_report rep = {
         .phase = phase,
         .t_end_ns = t_end,
+        .end_mono_ns = r->t0_ns + t_end,
         .dur_ns = dur,
         .ntx = r->ntx,
         .tx = iv->tx,

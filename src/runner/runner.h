@@ -29,6 +29,7 @@ enum { DG_PHASE_WARMUP = 0, DG_PHASE_MEASURE = 1 };
 typedef struct dg_interval_report {
     int phase;
     int64_t t_end_ns;        /* end of the interval, since the start of the run (warmup incl.) */
+    int64_t end_mono_ns;     /* the same end on the monotonic clock (dg_now_ns) */
     int64_t dur_ns;          /* length of the interval */
     int ntx;
     const dg_txstats *tx;    /* per transaction type, this interval */

@@ -32,8 +32,9 @@ typedef struct dg_session_ui {
     void (*info)(void *arg, const char *msg);
     /* the run is about to start: doc holds "run" (without outcome), "server", "host" */
     void (*begin)(void *arg, const json_t *doc);
-    /* one interval record, as appended to "intervals" or "warmup_intervals" */
-    void (*interval)(void *arg, const json_t *iv, bool warmup);
+    /* one interval record, as appended to "intervals" or "warmup_intervals"; end_wall_ns:
+     * the wall-clock time (ns since the epoch) at which the interval ended */
+    void (*interval)(void *arg, const json_t *iv, bool warmup, int64_t end_wall_ns);
     /* the load: before it starts, each finished step, progress, the finished "load" */
     void (*load_begin)(void *arg, const dg_workload *wl, const char *url_redacted, int jobs,
                        uint64_t seed);

@@ -229,8 +229,8 @@ static void on_interval(void *arg, const dg_interval_report *iv)
     }
     json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses, lag, srv_status, &srv);
     const dg_session_ui *ui = c->cfg->ui;
-    if (ui && ui->interval)
-        ui->interval(ui->arg, j, warm);
+    if (ui && ui->interval) /* the end on the wall clock: now, less the time since the end */
+        ui->interval(ui->arg, j, warm, dg_wall_ns() - (dg_now_ns() - iv->end_mono_ns));
     json_array_append_new(warm ? c->warm_intervals : c->intervals, j);
 }
 

@@ -91,12 +91,57 @@ checks=$((checks + 1))
   || fail "compare -o -: exit $?: $(cat "$TMP/cmp.err")"
 json_ok "$TMP/cmp-dash.json" || fail "compare --format json -o -: not JSON"
 
+# ---- --interval-log: one JSON line per interval, as each ends ---------------------------
+# (a 2 s run: the test reads what the result file says, never the clock)
+checks=$((checks + 1))
+if "$DBGAUGE" run -w tpcb --db "$DB" -c 1 -T 2 -P 1 --warmup 1 --interval-log - --json "$TMP/il.json" \
+     >"$TMP/il.out" 2>"$TMP/il.err"; then
+  python3 - "$TMP/il.out" "$TMP/il.json" <<'PY' || fail "--interval-log -: the lines do not match the result file"
+import datetime, json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+d = json.load(open(sys.argv[2]))
+for phase, key in (("warmup", "warmup_intervals"), ("measured", "intervals")):
+    got = [l for l in lines if l["phase"] == phase]
+    want = d[key]
+    assert len(got) == len(want) > 0, (phase, len(got), len(want))
+    for g, w in zip(got, want):
+        for k in w:
+            assert g[k] == w[k], (phase, k, g[k], w[k])
+ends = [datetime.datetime.strptime(l["end_at"], "%Y-%m-%dT%H:%M:%S.%fZ") for l in lines]
+assert ends == sorted(ends) and (ends[-1] - ends[0]).total_seconds() > 1.5, ends
+print("# --interval-log -: %d lines, the same records as the result file" % len(lines))
+PY
+  grep -q ' tps ' "$TMP/il.err" || fail "--interval-log -: the interval lines are not on stderr"
+else
+  fail "--interval-log -: exit $?: $(cat "$TMP/il.err")"
+fi
+checks=$((checks + 1))
+"$DBGAUGE" run "${RUN[@]}" -q --no-results --interval-log "$TMP/il.jsonl" >"$TMP/ilq.out" 2>&1 \
+  || fail "--interval-log FILE -q: exit $?"
+[ "$(grep -c '"phase":"measured"' "$TMP/il.jsonl")" = 1 ] && ! grep -q ' tps .* lat ms' "$TMP/ilq.out" \
+  || fail "--interval-log FILE with -q: $(cat "$TMP/il.jsonl" "$TMP/ilq.out" | head -c 300)"
+# a reader that goes away: a warning, and the run goes on to its result
+checks=$((checks + 1))
+set +e
+"$DBGAUGE" run -w tpcb --db "$DB" -c 1 -T 3 -P 1 --interval-log - --json "$TMP/gone.json" \
+  2>"$TMP/gone.err" | head -n 1 > "$TMP/gone.first"
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 0 ] && json_ok "$TMP/gone.json" run && [ "$(wc -l < "$TMP/gone.first")" = 1 ] \
+  && grep -q -- "--interval-log: cannot write (Broken pipe)" "$TMP/gone.err" \
+  || fail "--interval-log - read by head -1: exit $rc, $(cat "$TMP/gone.err" | tail -3)"
+checks=$((checks + 1))
+set +e; "$DBGAUGE" run "${RUN[@]}" --interval-log - --json - >"$TMP/both.out" 2>&1; rc=$?; set -e
+[ "$rc" = 1 ] && grep -q "both name standard output" "$TMP/both.out" && [ ! -e "$TMP/-" ] \
+  || fail "--interval-log - --json -: exit $rc, $(cat "$TMP/both.out")"
+
 # ---- a character device: written in place, still a device afterwards -----------------
 # (a private node with /dev/null's numbers: the machine's own is never named, so that a
 # dbgauge that renamed over its target could not replace it)
 if mknod "$TMP/dev/null" c 1 3 2>/dev/null; then
   for cmd in "run ${RUN[*]} --json" "report $RES/small.json -o" \
-             "compare $RES/compare/a1.json $RES/compare/b1.json -o"; do
+             "compare $RES/compare/a1.json $RES/compare/b1.json -o" \
+             "run ${RUN[*]} --no-results --interval-log"; do
     checks=$((checks + 1))
     # shellcheck disable=SC2086 # the words of cmd are the arguments
     "$DBGAUGE" $cmd "$TMP/dev/null" >/dev/null 2>"$TMP/dev.err" || fail "$cmd DEVICE: exit $?: $(cat "$TMP/dev.err")"

@@ -38,9 +38,10 @@ static void on_begin(void *arg, const json_t *doc)
     s->begin_had_run = dg_res_get(doc, "run.workload") != NULL;
 }
 
-static void on_interval(void *arg, const json_t *iv, bool warmup)
+static void on_interval(void *arg, const json_t *iv, bool warmup, int64_t end_wall_ns)
 {
     (void)iv;
+    (void)end_wall_ns;
     seen *s = arg;
     if (warmup) {
         s->warm_intervals++;
