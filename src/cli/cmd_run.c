@@ -123,8 +123,7 @@ int dg_cmd_run(dg_options *o)
     saved = -1;
 out:
     dg_cli_stdout_back(saved);
-    if (ui.interval_log)
-        fclose(ui.interval_log);
+    dg_cli_ui_free(&ui);
     json_decref(doc);
     dg_workload_free(wl);
     return status;

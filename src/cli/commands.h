@@ -59,8 +59,12 @@ typedef struct dg_cli_ui {
     bool bar_shown;
     FILE *interval_log; /* --interval-log: one JSON line per interval (cmd_run opens it) */
     bool interval_log_failed;
+    struct dg_prom *prom; /* --metrics-file: the counters, from the run's start (on_begin) */
+    bool metrics_failed;
 } dg_cli_ui;
 void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o);
+/* Closes the interval log and frees the metrics state. */
+void dg_cli_ui_free(dg_cli_ui *u);
 
 /* The session config for the options (borrowing their strings) and the opened workload;
  * with ui (not NULL) the session prints through it. */

@@ -168,6 +168,9 @@ static const optdef optdefs[] = {
     {"interval-log", 0, K_STRING, "FILE", DG_CMD_RUN,
      "write each interval as one JSON line here as it ends ('-': standard output, the rest goes to stderr)",
      F(interval_log), 0, 0, 0, 0},
+    {"metrics-file", 0, K_STRING, "FILE", DG_CMD_RUN,
+     "rewrite this Prometheus text file (node_exporter's textfile collector) at each interval",
+     F(metrics_file), 0, 0, 0, 0},
     {"results-dir", 0, K_STRING, "DIR", RUNLOAD, "directory for result files (default results)",
      F(results_dir), 0, 0, 0, 0},
     {"no-results", 0, K_FLAG, NULL, RUNLOAD, "do not write a result file", F(no_results), 0, 0, 0,
@@ -839,6 +842,14 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL,
                                "--interval-log and --json both name standard output: send one of "
                                "them to a file");
+        if (o->metrics_file && (dg_file_is_stdout(o->metrics_file)))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--metrics-file is rewritten whole at each interval: name a file, "
+                               "not standard output (--interval-log - streams the intervals)");
+        if (o->metrics_file && o->drivers)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--metrics-file goes with one process, not --drivers (give each "
+                               "part its own with --part)");
         if (o->interval_log && o->drivers)
             return dg_err_fail(err, DG_E_INVAL,
                                "--interval-log goes with one process, not --drivers (each host's "

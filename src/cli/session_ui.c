@@ -7,10 +7,13 @@
 #include "cli/commands.h"
 
 #include "core/clock.h"
+#include "core/buildinfo.h"
+#include "core/file.h"
 #include "core/log.h"
 #include "core/part.h"
 #include "core/stop.h"
 #include "core/units.h"
+#include "report/prom.h"
 #include "report/text.h"
 #include "results/result.h"
 
@@ -148,6 +151,11 @@ static void on_begin(void *arg, const json_t *doc)
 {
     dg_cli_ui *u = arg;
     const dg_options *o = u->o;
+    if (o->metrics_file && !u->prom)
+        u->prom = dg_prom_new(dg_res_str(doc, "run.workload"), dg_res_str(doc, "run.backend"),
+                              o->part_n > 1 ? o->part_k : -1, DG_VERSION, dg_build_commit());
+    if (o->quiet)
+        return;
     char dur[32];
     dg_format_duration(o->duration_ns, dur, sizeof dur);
     printf("dbgauge %s: %s, scale %lld, on %s (%s), ", DG_VERSION, dg_res_str(doc, "run.workload"),
@@ -220,10 +228,27 @@ static void log_interval(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t en
     }
 }
 
+/* --metrics-file: the whole exposition, replaced at each interval (no fsync: the collector
+ * thread should not wait on the disk). A failed write is said once; the run goes on. */
+static void write_metrics(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t end_wall_ns)
+{
+    if (!u->prom || u->metrics_failed)
+        return;
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_prom_interval(u->prom, iv, warmup, end_wall_ns, &sb);
+    dg_err err = DG_ERR_INIT;
+    if (dg_file_replace(u->o->metrics_file, dg_sb_str(&sb), sb.len, "metrics file", &err)) {
+        u->metrics_failed = true;
+        dg_log_warn("%s: no more metrics there; the run goes on", err.msg);
+    }
+    dg_sb_free(&sb);
+}
+
 static void on_interval(void *arg, const json_t *iv, bool warmup, int64_t end_wall_ns)
 {
     dg_cli_ui *u = arg;
     log_interval(u, iv, warmup, end_wall_ns);
+    write_metrics(u, iv, warmup, end_wall_ns);
     if (u->o->quiet)
         return;
     /* whose CPU: this host's (the client's), and the server host's when it is sampled */
@@ -300,14 +325,25 @@ static void on_load_done(void *arg, const json_t *load)
     dg_report_text_load(stdout, load);
 }
 
+void dg_cli_ui_free(dg_cli_ui *u)
+{
+    if (u->interval_log)
+        fclose(u->interval_log);
+    u->interval_log = NULL;
+    dg_prom_free(u->prom);
+    u->prom = NULL;
+}
+
 void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
 {
     memset(u, 0, sizeof *u);
     u->o = o;
     u->tty = isatty(2) != 0;
     u->ui.arg = u;
-    if (o->interval_log)
+    if (o->interval_log || o->metrics_file)
         u->ui.interval = on_interval;
+    if (o->metrics_file)
+        u->ui.begin = on_begin;
     if (o->quiet)
         return; /* a quiet session prints nothing but errors and warnings */
     u->ui.info = on_info;

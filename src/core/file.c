@@ -143,9 +143,10 @@ static int write_in_place(const char *path, const char *data, size_t len, const 
 }
 
 /* The temporary file + fsync + rename of a regular file at target (no links left to
- * follow; `shown` is the path the user gave, for messages). */
+ * follow; `shown` is the path the user gave, for messages). durable false: no fsync (a
+ * reader still sees the old file or the new one, but a crash may lose the new one). */
 static int write_atomic(const char *target, const char *shown, const char *data, size_t len,
-                        const char *what, dg_err *err)
+                        const char *what, bool durable, dg_err *err)
 {
     struct stat old;
     bool had = stat(target, &old) == 0 && S_ISREG(old.st_mode);
@@ -162,14 +163,14 @@ static int write_atomic(const char *target, const char *shown, const char *data,
     /* the replacement keeps the file's permissions (a report made readable to a group) */
     if (rc == 0 && had && fchmod(fd, old.st_mode & 07777) != 0)
         rc = dg_err_fail(err, DG_E_IO, "cannot write %s '%s': %s", what, shown, strerror(errno));
-    if (rc == 0 && fsync(fd) != 0)
+    if (rc == 0 && durable && fsync(fd) != 0)
         rc = dg_err_fail(err, DG_E_IO, "cannot write %s '%s': %s", what, shown, strerror(errno));
     if (close(fd) != 0 && rc == 0)
         rc = dg_err_fail(err, DG_E_IO, "cannot write %s '%s': %s", what, shown, strerror(errno));
     if (rc == 0 && rename(tmp, target) != 0)
         rc = dg_err_fail(err, DG_E_IO, "cannot write %s '%s': renaming '%s': %s", what, shown, tmp,
                          strerror(errno));
-    if (rc == 0 && sync_dir(target) != 0)
+    if (rc == 0 && durable && sync_dir(target) != 0)
         rc = dg_err_fail(err, DG_E_IO, "cannot write %s '%s': syncing its directory: %s", what,
                          shown, strerror(errno));
     if (rc)
@@ -178,7 +179,8 @@ static int write_atomic(const char *target, const char *shown, const char *data,
     return rc;
 }
 
-int dg_file_write(const char *path, const char *data, size_t len, const char *what, dg_err *err)
+static int file_write(const char *path, const char *data, size_t len, const char *what,
+                      bool durable, dg_err *err)
 {
     if (strcmp(path, "-") == 0)
         return write_fd(STDOUT_FILENO, "standard output", data, len, what, err);
@@ -207,9 +209,19 @@ int dg_file_write(const char *path, const char *data, size_t len, const char *wh
     char *target = link_target(path);
     if (!target)
         return dg_err_fail(err, DG_E_IO, "cannot write %s '%s': %s", what, path, strerror(errno));
-    int rc = write_atomic(target, path, data, len, what, err);
+    int rc = write_atomic(target, path, data, len, what, durable, err);
     free(target);
     return rc;
+}
+
+int dg_file_write(const char *path, const char *data, size_t len, const char *what, dg_err *err)
+{
+    return file_write(path, data, len, what, true, err);
+}
+
+int dg_file_replace(const char *path, const char *data, size_t len, const char *what, dg_err *err)
+{
+    return file_write(path, data, len, what, false, err);
 }
 
 bool dg_file_is_stdout(const char *path)

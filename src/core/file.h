@@ -30,6 +30,11 @@
  * 0 or DG_E_IO. */
 int dg_file_write(const char *path, const char *data, size_t len, const char *what, dg_err *err);
 
+/* As dg_file_write, without the fsyncs: for a file rewritten again and again (the
+ * metrics file, each interval) whose readers must see a whole file but which a crash may
+ * leave old. */
+int dg_file_replace(const char *path, const char *data, size_t len, const char *what, dg_err *err);
+
 /* Opens path for an output written as it goes (a log of lines; not atomic: a reader may
  * see the lines written so far): "-" or the file open as standard output - a duplicate of
  * descriptor 1; a character or block device or fifo - in place (a fifo's open waits for a

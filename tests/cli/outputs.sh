@@ -135,6 +135,59 @@ set +e; "$DBGAUGE" run "${RUN[@]}" --interval-log - --json - >"$TMP/both.out" 2>
 [ "$rc" = 1 ] && grep -q "both name standard output" "$TMP/both.out" && [ ! -e "$TMP/-" ] \
   || fail "--interval-log - --json -: exit $rc, $(cat "$TMP/both.out")"
 
+# ---- --metrics-file: Prometheus text, replaced whole at each interval --------------------
+checks=$((checks + 1))
+if "$DBGAUGE" run -w tpcb --db "$DB" -c 1 -T 2 -P 1 -q --metrics-file "$TMP/m.prom" --json "$TMP/m.json" \
+     >"$TMP/m.out" 2>&1; then
+  python3 - "$TMP/m.prom" "$TMP/m.json" <<'PY' || fail "--metrics-file: not the text format, or not the run's figures"
+import json, re, sys
+text = open(sys.argv[1]).read()
+d = json.load(open(sys.argv[2]))
+# a strict reading of the text format 0.0.4: HELP and TYPE before a family's samples,
+# metric and label names, quoted and escaped values, one value per sample, no series twice
+types, helped, seen, series = {}, set(), set(), {}
+sample = re.compile(r'^(dbgauge_[a-z_]+)\{((?:[a-z_]+="(?:[^"\\\n]|\\.)*",)*[a-z_]+="(?:[^"\\\n]|\\.)*")\} (-?[0-9.e+-]+|NaN)$')
+for line in text.splitlines():
+    if line.startswith("# HELP "):
+        helped.add(line.split()[2])
+    elif line.startswith("# TYPE "):
+        _, _, name, kind = line.split()
+        assert kind in ("gauge", "counter", "summary"), line
+        assert name in helped and name not in types, line
+        types[name] = kind
+    else:
+        m = sample.match(line)
+        assert m, "not a sample line: %r" % line
+        name = m.group(1)
+        base = re.sub(r"_(sum|count)$", "", name)
+        family = base if types.get(base) == "summary" else name
+        assert family in types, "no TYPE for %s" % name
+        assert types[family] != "counter" or name.endswith("_total"), name
+        key = (name, m.group(2))
+        assert key not in seen, "twice: %s" % line
+        seen.add(key)
+        series[key] = float(m.group(3))
+lab = 'workload="tpcb",backend="sqlite"'
+total = sum(iv["transactions"] for iv in d["intervals"])
+assert series[("dbgauge_latency_seconds_count", lab + ',transaction="all"')] == total, total
+assert series[("dbgauge_transactions_total", lab + ',transaction="tpcb"')] == total
+last = d["intervals"][-1]
+if last["tps"] is not None:
+    assert abs(series[("dbgauge_tps", lab)] - last["tps"]) < 1e-6 * last["tps"]
+assert series[("dbgauge_measuring", lab)] == 1
+print("# --metrics-file: %d series, %d transactions" % (len(series), total))
+PY
+  if command -v promtool >/dev/null; then
+    promtool check metrics < "$TMP/m.prom" > "$TMP/promtool.out" 2>&1 || fail "promtool check metrics: $(cat "$TMP/promtool.out")"
+  fi
+  no_leftovers "$TMP" "--metrics-file"
+else
+  fail "--metrics-file: exit $?: $(cat "$TMP/m.out")"
+fi
+checks=$((checks + 1))
+set +e; "$DBGAUGE" run "${RUN[@]}" --metrics-file - >"$TMP/mdash.out" 2>&1; rc=$?; set -e
+[ "$rc" = 1 ] && grep -q "name a file, not standard output" "$TMP/mdash.out" || fail "--metrics-file -: exit $rc, $(cat "$TMP/mdash.out")"
+
 # ---- a character device: written in place, still a device afterwards -----------------
 # (a private node with /dev/null's numbers: the machine's own is never named, so that a
 # dbgauge that renamed over its target could not replace it)
