@@ -15,6 +15,7 @@ server_pkgs=(libpq-dev postgresql postgresql-contrib
              firebird-dev firebird3.0-server firebird3.0-utils
              libclang-rt-14-dev clang python3 python3-html5lib chromium
              openssh-server openssh-client # a private sshd: --server-host tests
+             default-jre-headless libhdrhistogram-java # --hlog read by HdrHistogram's own tools
              llvm valgrind) # llvm: llvm-symbolizer for ASan/libFuzzer stack traces
 bench_pkgs=(sysbench)
 

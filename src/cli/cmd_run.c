@@ -43,7 +43,8 @@ void dg_cli_result_path(const dg_options *o, const json_t *doc, const char *kind
 int dg_cli_stdout_aside(const dg_options *o)
 {
     bool json_out = !o->no_results && o->json_path && dg_file_is_stdout(o->json_path);
-    bool log_out = o->interval_log && dg_file_is_stdout(o->interval_log);
+    bool log_out = (o->interval_log && dg_file_is_stdout(o->interval_log)) ||
+                   (o->hlog && dg_file_is_stdout(o->hlog));
     if (!json_out && !log_out)
         return -1;
     fflush(stdout);
@@ -101,15 +102,17 @@ int dg_cmd_run(dg_options *o)
     dg_session_stage stage;
     dg_err err = DG_ERR_INIT;
     int status;
-    if (o->interval_log) { /* before stdout is set aside: "-" is the real one */
-        ui.interval_log = dg_file_open_stream(o->interval_log, "interval log", &err);
-        if (!ui.interval_log) {
-            dg_log_error("%s", err.msg);
-            dg_workload_free(wl);
-            return 1;
-        }
-        signal(SIGPIPE, SIG_IGN); /* a reader that goes away is a failed write, said once */
+    /* the streams, before stdout is set aside ("-" is the real one) */
+    if ((o->interval_log &&
+         !(ui.interval_log = dg_file_open_stream(o->interval_log, "interval log", &err))) ||
+        (o->hlog && !(ui.hlog_file = dg_file_open_stream(o->hlog, "histogram log", &err)))) {
+        dg_log_error("%s", err.msg);
+        dg_cli_ui_free(&ui);
+        dg_workload_free(wl);
+        return 1;
     }
+    if (o->interval_log || o->hlog)
+        signal(SIGPIPE, SIG_IGN); /* a reader that goes away is a failed write, said once */
     int saved = dg_cli_stdout_aside(o);
     if (dg_session_run(&cfg, &doc, &stage, &err) != 0) {
         status = dg_cli_session_failed(&err, stage);

@@ -60,6 +60,9 @@ typedef struct dg_cli_ui {
     FILE *interval_log; /* --interval-log: one JSON line per interval (cmd_run opens it) */
     bool interval_log_failed;
     struct dg_prom *prom; /* --metrics-file: the counters, from the run's start (on_begin) */
+    FILE *hlog_file;      /* --hlog (cmd_run opens it) */
+    struct dg_hlog *hlog;
+    bool hlog_failed;
     bool metrics_failed;
 } dg_cli_ui;
 void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o);

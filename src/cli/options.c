@@ -171,6 +171,9 @@ static const optdef optdefs[] = {
     {"metrics-file", 0, K_STRING, "FILE", DG_CMD_RUN,
      "rewrite this Prometheus text file (node_exporter's textfile collector) at each interval",
      F(metrics_file), 0, 0, 0, 0},
+    {"hlog", 0, K_STRING, "FILE", DG_CMD_RUN,
+     "write the measured intervals' histograms here as an HdrHistogram interval log, per transaction type ('-': standard output)",
+     F(hlog), 0, 0, 0, 0},
     {"results-dir", 0, K_STRING, "DIR", RUNLOAD, "directory for result files (default results)",
      F(results_dir), 0, 0, 0, 0},
     {"no-results", 0, K_FLAG, NULL, RUNLOAD, "do not write a result file", F(no_results), 0, 0, 0,
@@ -837,11 +840,16 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL, "-D defines script variables: it needs -f scripts");
         if (o->no_results && o->json_path)
             return dg_err_fail(err, DG_E_INVAL, "--json and --no-results exclude each other");
-        if (o->interval_log && o->json_path && !o->no_results && dg_file_is_stdout(o->interval_log) &&
-            dg_file_is_stdout(o->json_path))
-            return dg_err_fail(err, DG_E_INVAL,
-                               "--interval-log and --json both name standard output: send one of "
-                               "them to a file");
+        /* one output at most on standard output */
+        const char *outs[] = {o->no_results ? NULL : o->json_path, o->interval_log, o->hlog};
+        const char *names[] = {"--json", "--interval-log", "--hlog"};
+        for (int i = 0; i < 3; i++)
+            for (int j = i + 1; j < 3; j++)
+                if (outs[i] && outs[j] && dg_file_is_stdout(outs[i]) && dg_file_is_stdout(outs[j]))
+                    return dg_err_fail(err, DG_E_INVAL,
+                                       "%s and %s both name standard output: send one of them "
+                                       "to a file",
+                                       names[i], names[j]);
         if (o->metrics_file && (dg_file_is_stdout(o->metrics_file)))
             return dg_err_fail(err, DG_E_INVAL,
                                "--metrics-file is rewritten whole at each interval: name a file, "
@@ -850,6 +858,10 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL,
                                "--metrics-file goes with one process, not --drivers (give each "
                                "part its own with --part)");
+        if (o->hlog && o->drivers)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--hlog goes with one process, not --drivers (the merged "
+                               "histograms are in the result file)");
         if (o->interval_log && o->drivers)
             return dg_err_fail(err, DG_E_INVAL,
                                "--interval-log goes with one process, not --drivers (each host's "

@@ -74,6 +74,7 @@ typedef struct dg_options {
     const char *json_path;
     const char *interval_log;  /* --interval-log FILE|-: one JSON line per interval */
     const char *metrics_file;  /* --metrics-file FILE: Prometheus text, rewritten each interval */
+    const char *hlog;          /* --hlog FILE|-: HdrHistogram interval log */
     const char *results_dir;
     bool no_results;
     dg_script_arg scripts[DG_MAX_LIST]; /* -f FILE[@WEIGHT] */

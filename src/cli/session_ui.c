@@ -13,6 +13,7 @@
 #include "core/part.h"
 #include "core/stop.h"
 #include "core/units.h"
+#include "report/hlog.h"
 #include "report/prom.h"
 #include "report/text.h"
 #include "results/result.h"
@@ -244,11 +245,29 @@ static void write_metrics(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t e
     dg_sb_free(&sb);
 }
 
+/* --hlog: the measured interval's lines, flushed; a failed write is said once. */
+static void write_hlog(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t end_wall_ns)
+{
+    if (!u->hlog_file || u->hlog_failed || warmup)
+        return;
+    if (!u->hlog)
+        u->hlog = dg_hlog_new();
+    dg_strbuf sb = DG_STRBUF_INIT;
+    dg_hlog_interval(u->hlog, iv, end_wall_ns, &sb);
+    if (fwrite(dg_sb_str(&sb), 1, sb.len, u->hlog_file) != sb.len || fflush(u->hlog_file) != 0) {
+        u->hlog_failed = true;
+        dg_log_warn("--hlog: cannot write (%s): no more intervals there; the run goes on",
+                    strerror(errno));
+    }
+    dg_sb_free(&sb);
+}
+
 static void on_interval(void *arg, const json_t *iv, bool warmup, int64_t end_wall_ns)
 {
     dg_cli_ui *u = arg;
     log_interval(u, iv, warmup, end_wall_ns);
     write_metrics(u, iv, warmup, end_wall_ns);
+    write_hlog(u, iv, warmup, end_wall_ns);
     if (u->o->quiet)
         return;
     /* whose CPU: this host's (the client's), and the server host's when it is sampled */
@@ -332,6 +351,11 @@ void dg_cli_ui_free(dg_cli_ui *u)
     u->interval_log = NULL;
     dg_prom_free(u->prom);
     u->prom = NULL;
+    if (u->hlog_file)
+        fclose(u->hlog_file);
+    u->hlog_file = NULL;
+    dg_hlog_free(u->hlog);
+    u->hlog = NULL;
 }
 
 void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
@@ -340,7 +364,7 @@ void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
     u->o = o;
     u->tty = isatty(2) != 0;
     u->ui.arg = u;
-    if (o->interval_log || o->metrics_file)
+    if (o->interval_log || o->metrics_file || o->hlog)
         u->ui.interval = on_interval;
     if (o->metrics_file)
         u->ui.begin = on_begin;

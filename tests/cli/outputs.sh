@@ -188,6 +188,44 @@ checks=$((checks + 1))
 set +e; "$DBGAUGE" run "${RUN[@]}" --metrics-file - >"$TMP/mdash.out" 2>&1; rc=$?; set -e
 [ "$rc" = 1 ] && grep -q "name a file, not standard output" "$TMP/mdash.out" || fail "--metrics-file -: exit $rc, $(cat "$TMP/mdash.out")"
 
+# ---- --hlog: an HdrHistogram interval log that HdrHistogram's own processor reads --------
+checks=$((checks + 1))
+jar=/usr/share/java/hdrhistogram.jar
+if "$DBGAUGE" run -w tpcb --db "$DB" -c 1 -T 3 -P 1 --warmup 1 -q --hlog "$TMP/t.hlog" --json "$TMP/h.json" \
+     >"$TMP/h.out" 2>&1; then
+  if command -v java >/dev/null && [ -r "$jar" ]; then
+    # values in ns (ratio 1): the distribution's rows bracket our percentiles
+    for tag in "" tpcb; do
+      java -cp "$jar" org.HdrHistogram.HistogramLogProcessor -i "$TMP/t.hlog" ${tag:+-tag "$tag"} \
+        -outputValueUnitRatio 1 -csv -o "$TMP/proc$tag" > "$TMP/proc.err" 2>&1 \
+        || fail "HistogramLogProcessor ${tag:-(untagged)}: $(cat "$TMP/proc.err")"
+    done
+    python3 - "$TMP/proc.hgrm" "$TMP/proctpcb.hgrm" "$TMP/h.json" <<'PY' || fail "--hlog: HdrHistogram reads other figures than the result's"
+import csv, json, sys
+d = json.load(open(sys.argv[3]))
+tx = d["transactions"][0]
+for path in sys.argv[1:3]:
+    rows = [r for r in csv.reader(open(path)) if r and not r[0].startswith("#")][1:]
+    rows = [(float(r[0]), float(r[1]), int(r[2])) for r in rows]
+    assert rows[-1][2] == tx["count"] == d["totals"]["transactions"], (rows[-1], tx["count"])
+    assert abs(rows[-1][0] / 1e6 - tx["latency_ms"]["max"]) <= tx["latency_ms"]["max"] * 2 / 1024 + 1e-6, (rows[-1], tx["latency_ms"]["max"])
+    for q, key in ((0.5, "p50"), (0.99, "p99")):
+        ours = tx["latency_ms"][key] * 1e6
+        below = max([v for v, p, c in rows if p < q] or [0])
+        above = min(v for v, p, c in rows if p >= q)
+        assert below * (1 - 2 / 1024) - 1 <= ours <= above * (1 + 2 / 1024) + 1, (path, key, below, ours, above)
+print("# --hlog: HistogramLogProcessor counts %d transactions, as the result does" % tx["count"])
+PY
+  elif [ "${DG_REQUIRE_SERVERS:-0}" = 1 ]; then
+    fail "--hlog: no java or $jar to read the log with (scripts/deps.sh test installs them)"
+  fi
+  head -n 3 "$TMP/t.hlog" | grep -q '^#\[StartTime: [0-9.]* (seconds since epoch)' || fail "--hlog: no StartTime header"
+  [ "$(grep -c '^Tag=tpcb,' "$TMP/t.hlog")" = "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["intervals"]))' "$TMP/h.json")" ] \
+    || fail "--hlog: not one tagged line per measured interval"
+else
+  fail "--hlog: exit $?: $(cat "$TMP/h.out")"
+fi
+
 # ---- a character device: written in place, still a device afterwards -----------------
 # (a private node with /dev/null's numbers: the machine's own is never named, so that a
 # dbgauge that renamed over its target could not replace it)
