@@ -74,6 +74,9 @@ int dg_cli_write_result(const dg_options *o, json_t *doc, const char *kind, int 
     char path[1024];
     dg_cli_result_path(o, doc, kind, path, sizeof path);
     dg_cli_stdout_back(saved_stdout);
+    json_t *run = json_object_get(doc, "run");
+    if (o->options_files && json_is_object(run)) /* @FILE: what it said, beside run.command */
+        json_object_set(run, "options_files", o->options_files);
     dg_err err = DG_ERR_INIT;
     if (dg_result_write(doc, path, &err)) {
         dg_log_error("%s", err.msg);

@@ -597,7 +597,7 @@ static void suggest(const char *name, size_t n, unsigned cmd, char *out, size_t 
 /* Walks argv into o; kinds[i] and skips[i] say how argument i is shown (shown_arg), for
  * every argument the walk reached. */
 static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, size_t *skips,
-                      dg_err *err)
+                      int *at, dg_err *err)
 {
     memset(o, 0, sizeof *o);
     set_defaults(o);
@@ -619,6 +619,7 @@ static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, siz
        later one would silently win */
     const char *given[NOPTS] = {0};
     for (int i = 1; i < argc; i++) {
+        *at = i;
         const char *a = argv[i];
         const optdef *d = NULL;
         const char *val = NULL;
@@ -704,20 +705,158 @@ static void scrub_argv(int argc, char **argv, const arg_kind *kinds, const size_
     }
 }
 
+/* ---- @FILE: options read from a file ---------------------------------------------------- */
+
+#define MAX_OPTIONS_FILE (1 << 20)
+
+/* Where an argument of the expanded list came from: argv[argi], or line `line` of
+ * options file `file` (argi -1). */
+typedef struct arg_origin {
+    int argi;
+    const char *file;
+    int line;
+} arg_origin;
+
+typedef struct expansion {
+    char **argv;
+    arg_origin *from;
+    int argc, cap;
+} expansion;
+
+static void push_arg(expansion *e, char *arg, arg_origin from)
+{
+    if (e->argc + 1 >= e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 32;
+        e->argv = xrealloc(e->argv, (size_t)e->cap * sizeof *e->argv);
+        e->from = xrealloc(e->from, (size_t)e->cap * sizeof *e->from);
+    }
+    e->argv[e->argc] = arg;
+    e->from[e->argc++] = from;
+    e->argv[e->argc] = NULL;
+}
+
+/* s[0..n) without the spaces around it and one pair of matching quotes */
+static char *trimmed(const char *s, size_t n)
+{
+    while (n && isspace((unsigned char)*s))
+        s++, n--;
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    if (n >= 2 && (s[0] == '"' || s[0] == '\'') && s[n - 1] == s[0])
+        s++, n -= 2;
+    return xstrndup(s, n);
+}
+
+/* The arguments of options file `path` (one option per line, "--name value", "--name=value"
+ * or "-c 8"; a line that does not start with '-' is one argument, a file name for report;
+ * blank lines and lines starting with '#' are skipped), appended to e; its text, redacted,
+ * appended to files. */
+static int read_options_file(const char *path, expansion *e, json_t *files, dg_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return dg_err_fail(err, DG_E_INVAL, "cannot read options file '%s': %s", path, strerror(errno));
+    char *text = xmalloc(MAX_OPTIONS_FILE + 1);
+    size_t len = fread(text, 1, MAX_OPTIONS_FILE + 1, f);
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (failed || len > MAX_OPTIONS_FILE) {
+        free(text);
+        return dg_err_fail(err, DG_E_INVAL, "cannot read options file '%s': %s", path,
+                           failed ? strerror(EIO) : "larger than 1 MiB");
+    }
+    text[len] = '\0';
+    if (memchr(text, '\0', len)) {
+        free(text);
+        return dg_err_fail(err, DG_E_INVAL, "options file '%s' is not text (it holds a NUL byte)", path);
+    }
+    int rc = 0, lineno = 0;
+    for (char *l = text; *l && rc == 0;) {
+        char *end = strchr(l, '\n');
+        size_t n = end ? (size_t)(end - l) : strlen(l);
+        lineno++;
+        char *line = trimmed(l, n);
+        l = end ? end + 1 : l + n;
+        arg_origin from = {-1, path, lineno};
+        if (!*line || line[0] == '#') {
+            free(line);
+        } else if (line[0] == '@') {
+            rc = dg_err_fail(err, DG_E_INVAL, "%s:%d: an options file cannot name another ('%s')",
+                             path, lineno, line);
+            free(line);
+        } else if (line[0] != '-') {
+            push_arg(e, line, from);
+        } else {
+            size_t opt = strcspn(line, " \t");
+            if (!line[opt]) {
+                push_arg(e, line, from);
+            } else {
+                push_arg(e, xstrndup(line, opt), from);
+                push_arg(e, trimmed(line + opt, strlen(line + opt)), from);
+                free(line);
+            }
+        }
+    }
+    if (rc == 0) {
+        char *shown = dg_url_redact_text(text);
+        json_array_append_new(files, json_pack("{s:s, s:s}", "file", path, "text", shown));
+        free(shown);
+    }
+    memset(text, 0, len); /* it may hold a password */
+    free(text);
+    return rc;
+}
+
+/* argv with each @FILE after the command replaced by the file's arguments. */
+static int expand_argv(int argc, char **argv, expansion *e, json_t **files, dg_err *err)
+{
+    *e = (expansion){0};
+    *files = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && argv[i][0] == '@' && argv[i][1]) {
+            if (!*files)
+                *files = json_array();
+            int rc = read_options_file(argv[i] + 1, e, *files, err);
+            if (rc)
+                return rc;
+            continue;
+        }
+        push_arg(e, xstrdup(argv[i]), (arg_origin){i, NULL, 0});
+    }
+    return 0;
+}
+
 int dg_cli_parse(int argc, char **argv, dg_options *o, dg_err *err)
 {
-    /* the options borrow their strings from a copy: argv itself is scrubbed */
-    char **copy = xcalloc((size_t)argc + 1, sizeof *copy);
-    for (int i = 0; i < argc; i++)
-        copy[i] = xstrdup(argv[i]);
-    arg_kind *kinds = xcalloc((size_t)argc + 1, sizeof *kinds);
-    size_t *skips = xcalloc((size_t)argc + 1, sizeof *skips);
-    int rc = parse_argv(argc, copy, o, kinds, skips, err);
+    /* the options borrow their strings from a copy (with @FILE read): argv itself is
+       scrubbed */
+    expansion e;
+    json_t *files = NULL;
+    int rc = expand_argv(argc, argv, &e, &files, err);
+    int n = e.argc;
+    char **copy = e.argv;
+    arg_kind *kinds = xcalloc((size_t)n + 1, sizeof *kinds);
+    size_t *skips = xcalloc((size_t)n + 1, sizeof *skips);
+    int at = 0;
+    if (rc == 0) {
+        rc = parse_argv(n, copy, o, kinds, skips, &at, err);
+        if (rc && err && at < n && e.from[at].argi < 0) {
+            char *msg = xstrdup(err->msg);
+            snprintf(err->msg, sizeof err->msg, "%s:%d: %s", e.from[at].file, e.from[at].line, msg);
+            free(msg);
+        }
+    } else {
+        memset(o, 0, sizeof *o);
+    }
+    o->options_files = files;
     o->argv_copy = copy;
-    o->argc_copy = argc;
-    if (argc > 0)
-        o->command_line = join_redacted(argc, copy, kinds, skips);
-    scrub_argv(argc, argv, kinds, skips);
+    o->argc_copy = n;
+    if (n > 0)
+        o->command_line = join_redacted(n, copy, kinds, skips);
+    for (int i = 0; i < n; i++) /* the arguments typed: ps and /proc show them scrubbed */
+        if (e.from[i].argi >= 0)
+            scrub_argv(1, argv + e.from[i].argi, kinds + i, skips + i);
+    free(e.from);
     free(kinds);
     free(skips);
     if (rc && err) {
@@ -977,6 +1116,7 @@ void dg_cli_free(dg_options *o)
         free((char *)o->scripts[i].path);
     free(o->args);
     free(o->command_line);
+    json_decref(o->options_files);
     for (int i = 0; i < o->argc_copy; i++)
         free(o->argv_copy[i]);
     free(o->argv_copy);
@@ -991,7 +1131,8 @@ void dg_cli_help(FILE *out, dg_command cmd)
         for (size_t i = 0; i < NCMDS; i++)
             fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
         fputs("\n'dbgauge COMMAND --help' shows a command's options.\n"
-              "'dbgauge --version' prints the version.\n\n",
+              "'dbgauge --version' prints the version.\n"
+              "'dbgauge COMMAND @FILE' reads options from FILE, one per line ('#': comments).\n\n",
               out);
         fputs("databases (--db URL):\n", out);
         size_t n;

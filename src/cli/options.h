@@ -14,6 +14,7 @@
 #include "backend/backend.h"
 #include "workload/workload.h"
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -121,7 +122,8 @@ typedef struct dg_options {
 
     /* for the result file */
     char *command_line;        /* argv joined, passwords redacted (owned) */
-    char **argv_copy;          /* what the borrowed strings point into (owned) */
+    char **argv_copy;          /* what the borrowed strings point into (owned; @FILE read) */
+    json_t *options_files;     /* @FILE: [{"file", "text" (redacted)}], NULL when none */
     int argc_copy;
 } dg_options;
 

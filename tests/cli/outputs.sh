@@ -91,6 +91,31 @@ checks=$((checks + 1))
   || fail "compare -o -: exit $?: $(cat "$TMP/cmp.err")"
 json_ok "$TMP/cmp-dash.json" || fail "compare --format json -o -: not JSON"
 
+# ---- @FILE: options from a file, recorded (redacted) in the result ---------------------
+checks=$((checks + 1))
+cat > "$TMP/run.opts" <<OPTS
+# the tables are loaded above; a comment with a URL: postgres://u:Fi1eSecret@h/db
+-w tpcb
+--db $DB
+  --terminals 2
+-t 20
+--report-interval=0
+OPTS
+if "$DBGAUGE" run @"$TMP/run.opts" -q --json "$TMP/opts.json" >"$TMP/opts.out" 2>&1; then
+  python3 - "$TMP/opts.json" "$TMP/run.opts" <<'PY' || fail "@FILE: not recorded as it should be"
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+assert r["terminals"] == 2 and r["transactions_per_terminal"] == 20, r
+assert "--terminals 2 -t 20 --report-interval=0" in r["command"], r["command"]
+f = r["options_files"]
+assert len(f) == 1 and f[0]["file"] == sys.argv[2], f
+assert "--db sqlite:" in f[0]["text"] and "Fi1eSecret" not in f[0]["text"] and "u:***@h" in f[0]["text"], f[0]["text"]
+PY
+  ! grep -q Fi1eSecret "$TMP/opts.json" "$TMP/opts.out" || fail "@FILE: the comment's password is in the output"
+else
+  fail "run @FILE: exit $?: $(cat "$TMP/opts.out")"
+fi
+
 # ---- --interval-log: one JSON line per interval, as each ends ---------------------------
 # (a 2 s run: the test reads what the result file says, never the clock)
 checks=$((checks + 1))

@@ -16,6 +16,11 @@ mkdir scripts.d
 printf '\\sleep -5 s\n' >negsleep.sql
 printf '\xef\xbb\xbf\\set x 1 +\n' >bom.sql # a byte order mark is skipped: columns count after it
 truncate -s 17M huge.sql
+# options files (@FILE): a bad value on line 3, another file named inside one, a password
+# in a URL that must not show in the message
+printf '# comment\n\n--terminals two\n' >badval.opts
+printf -- '-T 1s\n@other.opts\n' >nested.opts
+printf -- '--db postgres://u:Opt5ecretPw@127.0.0.1:1/x\n--bogus 1\n' >pw.opts
 
 while IFS='|' read -r args code text; do
   args=$(echo "$args" | sed 's/ *$//'); code=$(echo "$code" | tr -d ' '); text=$(echo "$text" | sed 's/^ *//')
@@ -39,6 +44,11 @@ run --no-such-option                         | 1    | unknown option '--no-such-
 run -x                                       | 1    | unknown option '-x'
 run --terminals                              | 1    | option '--terminals' needs a value (N)
 run --terminals 0                            | 1    | --terminals 0 is out of range (1 to 10000)
+run @badval.opts                             | 1    | badval.opts:3: invalid value 'two' for --terminals
+run @nested.opts                             | 1    | nested.opts:2: an options file cannot name another ('@other.opts')
+run @no-such.opts                            | 1    | cannot read options file 'no-such.opts': No such file or directory
+run @pw.opts                                 | 1    | pw.opts:2: unknown option '--bogus'
+run -c 2 @badval.opts                        | 1    | badval.opts:3: --terminals given twice ('2' and 'two')
 run -c abc                                   | 1    | invalid value 'abc' for -c
 run --duration 10parsecs                     | 1    | invalid duration '10parsecs' for --duration
 run --duration 0                             | 1    | --duration 0 is out of range (1ms to 365d)
@@ -175,6 +185,11 @@ if grep -q s3cret "$TMP/out" "$TMP/err"; then fail "password printed"; fi
 checks=$((checks + 1))
 [ ! -e "$TMP/never-created.db" ] || fail "a usage error created the database"
 [ ! -e "$TMP/results" ] || fail "a usage error wrote results"
+
+# an options file's password never reaches a message
+checks=$((checks + 1))
+set +e; "$DBGAUGE" run @pw.opts >"$TMP/out" 2>"$TMP/err"; set -e
+! grep -q Opt5ecretPw "$TMP/out" "$TMP/err" || fail "@FILE: the password is in the message: $(cat "$TMP/err")"
 
 # --version: the version and the commit on one line (run --drivers compares the version)
 checks=$((checks + 1))
