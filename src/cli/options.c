@@ -235,7 +235,7 @@ static const struct {
     const char *usage;
 } commands[] = {
     {"run", DG_CMD_RUN, "run a workload and report throughput and latency",
-     "dbgauge run [OPTIONS]   (loads the workload first if the database is empty)"},
+     "dbgauge run [OPTIONS]   (loads the workload first if the database lacks its tables)"},
     {"load", DG_CMD_LOAD, "create and fill a workload's tables, then build indexes",
      "dbgauge load [OPTIONS]"},
     {"check", DG_CMD_CHECK, "run a workload's consistency checks", "dbgauge check [OPTIONS]"},

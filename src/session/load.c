@@ -388,23 +388,25 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
                        json_t **load, dg_session_stage *stage, dg_err *err)
 {
     dg_workload *wl = cfg->wl;
+    int rc = 0;
     *stage = DG_STAGE_SETUP;
     if (load)
         *load = NULL;
-    if (wl->ops->usable) {
-        int rc = wl->ops->usable(wl, conn, err);
-        if (rc)
-            return rc;
-    }
+    if (wl->ops->usable && (rc = wl->ops->usable(wl, conn, err)) != 0)
+        return rc;
     if (!wl->tables) {
         if (mode == DG_PREPARE_LOAD)
             return dg_err_fail(err, DG_E_INVAL,
                                "workload '%s' has no loader (it runs against tables you create)",
                                wl->name);
-        return 0;
+        /* what it reads from the database all the same (a script's :scale: the number of
+           pgbench_branches rows) */
+        if (wl->ops->attach && (rc = wl->ops->attach(wl, conn, err)) != 0)
+            dg_err_prefix(err, "cannot read the workload's settings from the database");
+        return rc;
     }
     bool all = false, some = false;
-    int rc = dg_workload_tables_exist(wl, conn, &all, &some, err);
+    rc = dg_workload_tables_exist(wl, conn, &all, &some, err);
     if (rc) {
         dg_err_prefix(err, "cannot inspect the database");
         return rc;
@@ -442,7 +444,9 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
                                "%s does not hold workload '%s' (run 'dbgauge load' first)",
                                conn->url_redacted, wl->name);
         if (mode == DG_PREPARE_RUN)
-            info(cfg, "the database is empty: loading workload %s first", wl->name);
+            /* what is missing is this workload's tables: the database may hold others' */
+            info(cfg, "%s has no tables of workload %s: loading them first", conn->url_redacted,
+                 wl->name);
         *stage = DG_STAGE_LOAD;
         if ((rc = dg_session_load(cfg, conn, load, err)) != 0)
             return rc;

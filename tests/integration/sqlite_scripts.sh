@@ -15,6 +15,16 @@ done
 "$DBGAUGE" run --db "$db" -f "$DG_SRC/workloads/insert-doc.sql" -D n=0 -t 50 -c 3 -q --no-results > /dev/null || fail "insert-doc"
 [ "$(sqlite3 "$TMP/s.db" 'select count(distinct doc_id) from docs')" = 150 ] || fail "insert-doc keys"
 
+# :scale without --scale is the number of pgbench_branches rows (pgbench's rule; it used to
+# stay 1: the session never asked a workload without tables of its own)
+"$DBGAUGE" load --db "sqlite:$TMP/s2.db" -w tpcb --scale 2 -q --no-results
+printf 'INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (0, :scale, 0, 0, CURRENT_TIMESTAMP);\n' > "$TMP/scale.sql"
+"$DBGAUGE" run --db "sqlite:$TMP/s2.db" -f "$TMP/scale.sql" -t 1 -q --json "$TMP/scale.json" > /dev/null || fail ":scale run"
+[ "$(sqlite3 "$TMP/s2.db" 'select bid from pgbench_history')" = 2 ] || fail ":scale is not the branches' count"
+json "$TMP/scale.json" "d['run']['scale'] == 2" | grep -q True || fail ":scale: the result's run.scale"
+"$DBGAUGE" run --db "sqlite:$TMP/s2.db" -f "$TMP/scale.sql" --scale 5 -t 1 -q --no-results > /dev/null || fail ":scale --scale run"
+[ "$(sqlite3 "$TMP/s2.db" 'select max(bid) from pgbench_history')" = 5 ] || fail "--scale does not win over the branches' count"
+
 # weights and names; history rows = write transactions
 before=$(sqlite3 "$TMP/s.db" 'select count(*) from pgbench_history')
 "$DBGAUGE" run --db "$db" -f "$DG_SRC/workloads/read-mostly/read.sql@9" \
