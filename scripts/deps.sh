@@ -4,6 +4,7 @@
 #   scripts/deps.sh build     compiler, CMake, SQLite, JSON and XML libraries (enough for the demo)
 #   scripts/deps.sh test      build + database servers and client libraries for the test suite
 #   scripts/deps.sh bench     test + peer tools for side-by-side benchmarks (sysbench)
+#   scripts/deps.sh package   build + what the Debian package's build needs (scripts/package-check)
 set -euo pipefail
 source "$(dirname "$0")/lib.bash"
 
@@ -16,15 +17,18 @@ server_pkgs=(libpq-dev postgresql postgresql-contrib
              libclang-rt-14-dev clang python3 python3-html5lib chromium
              openssh-server openssh-client # a private sshd: --server-host tests
              default-jre-headless libhdrhistogram-java # --hlog read by HdrHistogram's own tools
+             man-db # groff: the generated man pages are rendered in the tests
              llvm valgrind) # llvm: llvm-symbolizer for ASan/libFuzzer stack traces
 bench_pkgs=(sysbench)
+package_pkgs=(debhelper dpkg-dev man-db libpq-dev libmariadb-dev firebird-dev)
 
 pkgs=("${build_pkgs[@]}")
 case "$level" in
   build) ;;
   test) pkgs+=("${server_pkgs[@]}") ;;
   bench) pkgs+=("${server_pkgs[@]}" "${bench_pkgs[@]}") ;;
-  *) dg_die "usage: $0 build|test|bench" ;;
+  package) pkgs+=("${package_pkgs[@]}") ;;
+  *) dg_die "usage: $0 build|test|bench|package" ;;
 esac
 
 missing=()

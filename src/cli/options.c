@@ -1220,3 +1220,29 @@ char *dg_cli_part_command(const dg_options *o, const char *const *drop, int ndro
     }
     return line ? line : xstrdup("");
 }
+
+bool dg_cli_option_at(unsigned cmds, size_t k, dg_cli_optdoc *out)
+{
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (!(optdefs[i].cmds & cmds))
+            continue;
+        if (k-- > 0)
+            continue;
+        *out = (dg_cli_optdoc){optdefs[i].lname, optdefs[i].sname,
+                                optdefs[i].k == K_FLAG ? NULL : optdefs[i].metavar, optdefs[i].help};
+        return true;
+    }
+    return false;
+}
+
+bool dg_cli_command_at(size_t i, dg_command *cmd, const char **name, const char **summary,
+                       const char **usage)
+{
+    if (i >= NCMDS)
+        return false;
+    *cmd = commands[i].cmd;
+    *name = commands[i].name;
+    *summary = commands[i].summary;
+    *usage = commands[i].usage;
+    return true;
+}

@@ -178,6 +178,22 @@ bool dg_cli_option_info(size_t i, dg_cli_optinfo *out);
 /* Prints the general help (cmd == DG_CMD_NONE) or a command's help. */
 void dg_cli_help(FILE *out, dg_command cmd);
 
+/* The option table and the commands, for what is generated from them (cli/docgen.h: man
+ * pages, shell completion). */
+typedef struct dg_cli_optdoc {
+    const char *lname;
+    char sname;          /* 0: none */
+    const char *metavar; /* NULL: a flag */
+    const char *help;
+} dg_cli_optdoc;
+/* The k-th option (k from 0) that applies to a command of the mask cmds (dg_command bits)
+ * into *out; false past the last. */
+bool dg_cli_option_at(unsigned cmds, size_t k, dg_cli_optdoc *out);
+/* The i-th command (i from 0): its name, one-line summary and usage line; false past the
+ * last. */
+bool dg_cli_command_at(size_t i, dg_command *cmd, const char **name, const char **summary,
+                       const char **usage);
+
 /* Command by name; DG_CMD_NONE if unknown. */
 dg_command dg_cli_command(const char *name);
 

@@ -193,12 +193,12 @@ set +e; "$DBGAUGE" run @pw.opts >"$TMP/out" 2>"$TMP/err"; set -e
 
 # --version: the version and the commit on one line (run --drivers compares the version)
 checks=$((checks + 1))
-$DBGAUGE --version | grep -Eqx 'dbgauge [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)' \
+$DBGAUGE --version | grep -Ex >/dev/null 'dbgauge [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-dirty)?|unknown)\)' \
   || fail "--version: $($DBGAUGE --version)"
 # a tree with git history or from git archive knows its commit
 if [ -e "$DG_SRC/.git" ] || ! grep -q 'Format' "$DG_SRC/src/core/commit.txt"; then
   checks=$((checks + 1))
-  $DBGAUGE --version | grep -q "(commit unknown)" && fail "--version: the commit is unknown in a tree that has it"
+  $DBGAUGE --version | grep "(commit unknown)" >/dev/null && fail "--version: the commit is unknown in a tree that has it"
 fi
 # --version and help exit 0
 for a in --version "--help" "help run" "run --help" "load -h" "check --help" "list --help"; do
