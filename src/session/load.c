@@ -456,6 +456,11 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
                            "%s holds only some tables of workload '%s' (an interrupted load?): run "
                            "'dbgauge load --drop' to reload it",
                            conn->url_redacted, wl->name);
+    } else if (mode == DG_PREPARE_RUN && cfg->jobs > 1) {
+        /* pgbench's -j is its client threads; ours is parallel load jobs */
+        dg_log_warn("-j %d is the number of parallel load jobs, and the tables are loaded: it "
+                    "changes nothing here (terminals: -c; event-loop threads: --workers)",
+                    cfg->jobs);
     }
     if (mode == DG_PREPARE_LOAD)
         return 0;

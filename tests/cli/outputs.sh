@@ -91,6 +91,12 @@ checks=$((checks + 1))
   || fail "compare -o -: exit $?: $(cat "$TMP/cmp.err")"
 json_ok "$TMP/cmp-dash.json" || fail "compare --format json -o -: not JSON"
 
+# ---- -j on a loaded database: pgbench's threads, here load jobs: said, not silent ----------
+checks=$((checks + 1))
+"$DBGAUGE" run "${RUN[@]}" -j 4 --no-results >/dev/null 2>"$TMP/j.err" || fail "run -j 4: exit $?"
+grep -q -- "-j 4 is the number of parallel load jobs, and the tables are loaded" "$TMP/j.err" \
+  || fail "run -j 4 on a loaded database: no warning: $(cat "$TMP/j.err")"
+
 # ---- @FILE: options from a file, recorded (redacted) in the result ---------------------
 checks=$((checks + 1))
 cat > "$TMP/run.opts" <<OPTS
