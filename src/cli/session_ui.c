@@ -284,12 +284,18 @@ static void on_interval(void *arg, const json_t *iv, bool warmup, int64_t end_wa
         else
             snprintf(cpu + n, sizeof cpu - n, "  server %s", st);
     }
+    /* --rate: how late transactions started against their schedule (a backlog shows here
+       first) */
+    char lag[48] = "";
+    double lag_ms = dg_res_num(iv, "schedule_lag_ms_p99", NAN);
+    if (isfinite(lag_ms))
+        snprintf(lag, sizeof lag, "  lag p99 %.3f ms", lag_ms);
     char tps[32], p50[32], p95[32], p99[32];
-    printf("%s%7.1f s  tps %s  lat ms p50 %s p95 %s p99 %s  err %lld  retry %lld%s%s\n",
+    printf("%s%7.1f s  tps %s  lat ms p50 %s p95 %s p99 %s%s  err %lld  retry %lld%s%s\n",
            warmup ? "warmup " : "", dg_res_num(iv, "t_s", 0),
            fmt_num(iv, "tps", 9, 1, tps, sizeof tps), fmt_num(iv, "latency_ms.p50", 7, 3, p50, sizeof p50),
            fmt_num(iv, "latency_ms.p95", 7, 3, p95, sizeof p95),
-           fmt_num(iv, "latency_ms.p99", 7, 3, p99, sizeof p99), (long long)dg_res_num(iv, "errors", 0),
+           fmt_num(iv, "latency_ms.p99", 7, 3, p99, sizeof p99), lag, (long long)dg_res_num(iv, "errors", 0),
            (long long)dg_res_num(iv, "retries", 0), cpu,
            dg_res_num(iv, "reconnects", 0) > 0 || dg_res_num(iv, "downtime_s", 0) > 0
                ? "  (reconnects)"

@@ -46,7 +46,8 @@ after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
 [ "$(json "$TMP/u.json" "d['totals']['transactions']")" = 1000 ] || fail "transactions count"
 
 # a rate the database cannot keep: latency counts the backlog, and the file says so
-"$DBGAUGE" run --db "$db" -w tpcb -c 1 --rate 200000 -T 2s -P 250ms -q --json "$TMP/rate.json" > /dev/null
+"$DBGAUGE" run --db "$db" -w tpcb -c 1 --rate 200000 -T 2s -P 250ms --json "$TMP/rate.json" > "$TMP/rate.out"
+grep -Eq ' tps .* lag p99 [0-9.]+ ms ' "$TMP/rate.out" || fail "no schedule lag on the live lines: $(grep ' tps ' "$TMP/rate.out" | head -2)"
 json "$TMP/rate.json" "any('schedule lag grew' in w for w in d['warnings'])" | grep -q True || fail "no schedule-lag warning"
 json "$TMP/rate.json" "d['schedule_lag_ms']['p99'] > 100 and d['transactions'][0]['latency_ms']['p99'] >= d['schedule_lag_ms']['p99']" | grep -q True || fail "latency must include the schedule lag"
 
