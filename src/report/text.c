@@ -144,6 +144,14 @@ void dg_report_text_run(FILE *out, const json_t *doc)
             buf[n - 2] = '\0';
             fprintf(out, "  monitor: %s\n", buf);
         }
+        /* why a figure is missing (a null cache ratio, a stalled statistics query) */
+        size_t k;
+        const json_t *note;
+        json_array_foreach(dg_res_get(m, "notes"), k, note)
+        {
+            if (json_is_string(note))
+                fprintf(out, "  note: %s\n", json_string_value(note));
+        }
         server_host_line(out, dg_res_get(m, "server_host"));
     }
     json_t *e;

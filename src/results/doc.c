@@ -297,10 +297,15 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
     json_t *notes = json_array();
     if (n > 0)
         json_array_append_new(
-            notes, json_sprintf("cache_hit_pct is null in %d interval%s: the server published no "
-                                "new cache counters during %s (servers update their statistics "
-                                "with a delay; monitor.cache_hit_pct covers the whole run)",
+            notes, json_sprintf("cache_hit_pct is null in %d interval%s: no new cache counters "
+                                "were published during %s (servers update their statistics "
+                                "with a delay, and the terminals read their connections' "
+                                "counters once an interval; monitor.cache_hit_pct covers the "
+                                "whole run)",
                                 n, n == 1 ? "" : "s", n == 1 ? "it" : "them"));
+    if (mo->cache_null_reason)
+        json_array_append_new(notes, json_sprintf("monitor.cache_hit_pct is null: %s",
+                                                  mo->cache_null_reason));
     int late = mo->stats_late_intervals;
     json_object_set_new(m, "stats_late_intervals", json_integer(late));
     if (mo->stats_readings > 0)

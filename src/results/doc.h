@@ -142,6 +142,8 @@ typedef struct dg_doc_monitor {
     double downtime_s;
     const char *block_device;
     int64_t self_max_rss_bytes; /* < 0: unknown (left out) */
+    const char *cache_null_reason; /* why cache_hit_pct is NaN with transactions measured
+                                      (NULL: it is not): in "notes" */
     int cache_hit_null_intervals; /* intervals whose cache figure the server had not
                                      published yet: explained in "notes" */
     int stats_late_intervals; /* intervals whose statistics query the server did not

@@ -201,7 +201,7 @@ static void on_interval(void *arg, const dg_interval_report *iv)
                 c->cache_prev_misses, &hit_pct, &misses);
     if (!warm && c->db_ok && (!have || !c->prev_ok))
         c->stats_late++;
-    else if (!warm && iv->all->count > 0 && isnan(hit_pct) && db.cache_hits >= 0)
+    else if (!warm && iv->all->count > 0 && isnan(hit_pct) && (db.cache_hits >= 0 || iv->cache_hits >= 0))
         c->cache_unpublished++;
     c->prev_ok = have;
     c->db_prev = db;
@@ -216,6 +216,13 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         c->sys_start[1] = now;
         c->sys_started[1] = true;
         c->db_phase_start[1] = db;
+        c->cache_phase_hits[1] = iv->cache_hits;
+        c->cache_phase_misses[1] = iv->cache_misses;
+    }
+    /* The terminals read their connections' cache counters once an interval, after seeing
+     * a report: the values reported at the first measured interval are those at the
+     * measured start, when the warmup ended too soon for any to be read. */
+    if (!warm && c->sys_started[1] && c->cache_phase_hits[1] < 0 && iv->cache_hits >= 0) {
         c->cache_phase_hits[1] = iv->cache_hits;
         c->cache_phase_misses[1] = iv->cache_misses;
     }
@@ -342,6 +349,12 @@ static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st
     double n = (double)st->all[DG_PHASE_MEASURE].count;
     m.self_cpu_us_per_tx = n > 0 ? m.sys.self_cpu_pct / 100.0 * m.sys.seconds * 1e6 / n : NAN;
     m.cache_hit_pct = hit;
+    bool counters = (ctx->db_ok && db_after->cache_hits >= 0) || st->cache_hits >= 0;
+    if (isnan(hit) && n > 0)
+        m.cache_null_reason = !counters ? "the database reports no cache counters"
+                              : ph && ph_hits < 0 && !(ctx->db_ok && db_after->cache_hits >= 0)
+                                  ? "the connections' counters were not read at the measured phase's start"
+                                  : "no page was read or found in the cache during the measured phase";
     m.physical_reads_per_tx = n > 0 ? misses / n : NAN;
     m.db_size_before_bytes = db_before->db_size_bytes;
     m.db_size_after_bytes = db_after->db_size_bytes;

@@ -45,6 +45,18 @@ after=$(sqlite3 "$TMP/t.db" 'select count(*) from pgbench_history')
 [ $((after - before)) = 1000 ] || fail "simple-update: $((after - before)) history rows for 2x500 transactions"
 [ "$(json "$TMP/u.json" "d['totals']['transactions']")" = 1000 ] || fail "transactions count"
 
+# the cache hit ratio with a warmup: the run's figure is there (it was null: the
+# connections' counters are read once an interval, after the warmup had ended), and each
+# interval without one is counted and explained, in the file and the summary
+"$DBGAUGE" run --db "$db" -w tpcb -c 1 -T 2s -P 1s --warmup 1s --json "$TMP/cache.json" > "$TMP/cache.out"
+json "$TMP/cache.json" "d['monitor']['cache_hit_pct'] is not None and 50 < d['monitor']['cache_hit_pct'] <= 100" \
+  | grep -q True || fail "no run-level cache hit ratio with a warmup"
+nulls=$(json "$TMP/cache.json" "sum(1 for i in d['intervals'] if i['cache_hit_pct'] is None and i['transactions'] > 0)")
+[ "$(json "$TMP/cache.json" "d['monitor']['cache_hit_null_intervals']")" = "$nulls" ] || fail "null cache intervals: counted $(json "$TMP/cache.json" "d['monitor']['cache_hit_null_intervals']"), found $nulls"
+if [ "$nulls" -gt 0 ]; then
+  grep -q "note: cache_hit_pct is null in $nulls interval" "$TMP/cache.out" || fail "the summary does not say why cache figures are null"
+fi
+
 # a rate the database cannot keep: latency counts the backlog, and the file says so
 "$DBGAUGE" run --db "$db" -w tpcb -c 1 --rate 200000 -T 2s -P 250ms --json "$TMP/rate.json" > "$TMP/rate.out"
 grep -Eq ' tps .* lag p99 [0-9.]+ ms ' "$TMP/rate.out" || fail "no schedule lag on the live lines: $(grep ' tps ' "$TMP/rate.out" | head -2)"
