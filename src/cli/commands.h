@@ -57,6 +57,7 @@ typedef struct dg_cli_ui {
     const dg_options *o;
     bool tty;       /* stderr is a terminal: show the load's progress bar */
     bool bar_shown;
+    int64_t load_t0; /* when the load began (dg_now_ns): the bar's elapsed and remaining */
     FILE *interval_log; /* --interval-log: one JSON line per interval (cmd_run opens it) */
     bool interval_log_failed;
     struct dg_prom *prom; /* --metrics-file: the counters, from the run's start (on_begin) */

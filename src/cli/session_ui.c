@@ -136,7 +136,7 @@ int dg_cli_load_stopped(const json_t *doc)
 static void clear_bar(dg_cli_ui *u)
 {
     if (u->bar_shown) {
-        fprintf(stderr, "\r%-78s\r", "");
+        fprintf(stderr, "\r%-100s\r", "");
         u->bar_shown = false;
     }
 }
@@ -305,7 +305,8 @@ static void on_interval(void *arg, const json_t *iv, bool warmup, int64_t end_wa
 
 static void on_load_begin(void *arg, const dg_workload *wl, const char *url, int jobs, uint64_t seed)
 {
-    (void)arg;
+    dg_cli_ui *u = arg;
+    u->load_t0 = dg_now_ns();
     printf("loading %s, scale %lld, into %s (%d job%s, seed %llu)\n", wl->name, (long long)wl->scale,
            url, jobs, jobs == 1 ? "" : "s", (unsigned long long)seed);
     fflush(stdout);
@@ -325,6 +326,22 @@ static void on_load_step(void *arg, const dg_load_step *s)
     fflush(stdout);
 }
 
+/* "12 s" or "3 m 05 s": for the bar */
+static void short_time(double s, char *buf, size_t len)
+{
+    if (s < 10)
+        snprintf(buf, len, "%.1f s", s);
+    else if (s < 100)
+        snprintf(buf, len, "%.0f s", s);
+    else if (s < 6000)
+        snprintf(buf, len, "%d m %02d s", (int)s / 60, (int)s % 60);
+    else
+        snprintf(buf, len, "%d h %02d m", (int)s / 3600, (int)s / 60 % 60);
+}
+
+/* The bar (a terminal only): the rows of every table together, the time since the load
+ * began and, once a few percent are done, the time the rows may still take at the pace so
+ * far (indexes come after). */
 static void on_load_progress(void *arg, uint64_t rows, uint64_t total, const char *what)
 {
     dg_cli_ui *u = arg;
@@ -333,12 +350,36 @@ static void on_load_progress(void *arg, uint64_t rows, uint64_t total, const cha
     double f = (double)rows / (double)total;
     if (f > 1)
         f = 1;
-    char bar[31];
-    int fill = (int)(f * 30);
-    for (int i = 0; i < 30; i++)
+    char bar[21];
+    int fill = (int)(f * 20);
+    for (int i = 0; i < 20; i++)
         bar[i] = i < fill ? '#' : '.';
-    bar[30] = '\0';
-    fprintf(stderr, "\r  loading %-24.24s [%s] %3.0f%%", what, bar, f * 100);
+    bar[20] = '\0';
+    double el = (double)(dg_now_ns() - u->load_t0) / DG_NS_PER_S;
+    char elapsed[32], left[48] = "";
+    short_time(el, elapsed, sizeof elapsed);
+    if (f >= 0.02 && f < 1) {
+        char t[32];
+        short_time(el * (1 - f) / f, t, sizeof t);
+        snprintf(left, sizeof left, ", ~%s left for the rows", t);
+    }
+    fprintf(stderr, "\r  loading %-20.20s [%s] %3.0f%% of rows, %s%s   ", what, bar, f * 100, elapsed,
+            left);
+    fflush(stderr);
+    u->bar_shown = true;
+}
+
+/* An index build or an ANALYZE says nothing until it ends: on a terminal, the bar says
+ * it has begun. */
+static void on_load_step_begin(void *arg, const char *kind, const char *name)
+{
+    dg_cli_ui *u = arg;
+    if (!u->tty || !strcmp(kind, "table") || !strcmp(kind, "schema"))
+        return;
+    char elapsed[32];
+    short_time((double)(dg_now_ns() - u->load_t0) / DG_NS_PER_S, elapsed, sizeof elapsed);
+    clear_bar(u);
+    fprintf(stderr, "\r  %-40.40s ... (the load: %s so far)", name, elapsed);
     fflush(stderr);
     u->bar_shown = true;
 }
@@ -382,5 +423,6 @@ void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
     u->ui.load_begin = on_load_begin;
     u->ui.load_step = on_load_step;
     u->ui.load_progress = on_load_progress;
+    u->ui.load_step_begin = on_load_step_begin;
     u->ui.load_done = on_load_done;
 }

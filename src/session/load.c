@@ -199,6 +199,13 @@ static void on_step(void *arg, const dg_load_step *s)
         lc->ui->load_step(lc->ui->arg, s);
 }
 
+static void on_step_begin(void *arg, const char *kind, const char *name)
+{
+    const load_ctx *lc = arg;
+    if (lc->ui && lc->ui->load_step_begin)
+        lc->ui->load_step_begin(lc->ui->arg, kind, name);
+}
+
 static void on_progress(void *arg, uint64_t rows, uint64_t total, const char *what)
 {
     const load_ctx *lc = arg;
@@ -266,6 +273,7 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     }
     ld.on_step = on_step;
     ld.on_progress = on_progress;
+    ld.on_step_begin = on_step_begin;
     ld.arg = &lc;
     dg_loader_init(&ld);
     if (cfg->ui && cfg->ui->load_begin)

@@ -40,6 +40,7 @@ typedef struct dg_session_ui {
                        uint64_t seed);
     void (*load_step)(void *arg, const dg_load_step *s);
     void (*load_progress)(void *arg, uint64_t rows, uint64_t total, const char *what);
+    void (*load_step_begin)(void *arg, const char *kind, const char *name);
     void (*load_done)(void *arg, const json_t *load);
 } dg_session_ui;
 

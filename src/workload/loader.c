@@ -37,6 +37,8 @@ void dg_loader_step_begin(dg_loader *ld, const char *kind, const char *fmt, ...)
         snprintf(s->kind, sizeof s->kind, "%s", kind);
     }
     ld->step_start_ns = dg_now_ns();
+    if (ld->on_step_begin)
+        ld->on_step_begin(ld->arg, kind, ld->current);
 }
 
 void dg_loader_step_end(dg_loader *ld, uint64_t rows, uint64_t bytes)

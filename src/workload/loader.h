@@ -41,6 +41,9 @@ struct dg_loader {
     uint64_t seed;
     int64_t scale;
     void (*on_step)(void *arg, const dg_load_step *step); /* after each step */
+    /* as each step begins (kind "table", "index", ...; its name): an index build or an
+       ANALYZE gives no progress of its own, so this is what shows it has begun */
+    void (*on_step_begin)(void *arg, const char *kind, const char *name);
     void (*on_progress)(void *arg, uint64_t rows, uint64_t rows_total, const char *what);
     void *arg;
 

@@ -91,6 +91,19 @@ checks=$((checks + 1))
   || fail "compare -o -: exit $?: $(cat "$TMP/cmp.err")"
 json_ok "$TMP/cmp-dash.json" || fail "compare --format json -o -: not JSON"
 
+# ---- a load on a terminal: the bar gives the rows' percent and the time; an index build
+# says it has begun (script(1) gives dbgauge a terminal)
+checks=$((checks + 1))
+if command -v script >/dev/null; then
+  script -qec "$DBGAUGE load -w tpcb --scale 2 --db sqlite:$TMP/bar.db --no-results" /dev/null \
+    > "$TMP/bar.out" 2>&1 || fail "load on a terminal: exit $?"
+  tr '\r' '\n' < "$TMP/bar.out" > "$TMP/bar.lines"
+  grep -Eq 'loading pgbench_accounts +\[[#.]{20}\] +[0-9]+% of rows, [0-9.]+ s' "$TMP/bar.lines" \
+    || fail "no load bar with percent and time: $(head -c 600 "$TMP/bar.lines")"
+  grep -Eq 'index pgbench_accounts_pkey +\.\.\. \(the load: [0-9.]+ s so far\)' "$TMP/bar.lines" \
+    || fail "an index build does not say it has begun: $(head -c 600 "$TMP/bar.lines")"
+fi
+
 # ---- -j on a loaded database: pgbench's threads, here load jobs: said, not silent ----------
 checks=$((checks + 1))
 "$DBGAUGE" run "${RUN[@]}" -j 4 --no-results >/dev/null 2>"$TMP/j.err" || fail "run -j 4: exit $?"
