@@ -86,16 +86,12 @@ void dg_hist_reset(dg_hist *h)
     set_empty(h);
 }
 
-void dg_hist_record_n(dg_hist *h, int64_t ns, uint64_t count)
+/* count values of bucket i: ns moves min and max, each adds each_ns to the sum */
+static void add_at(dg_hist *h, int32_t i, int64_t ns, uint64_t each_ns, uint64_t count)
 {
-    if (count == 0)
-        return; /* not even min/max may move */
-    int32_t i = dg_hist_index(ns);
     h->counts[i] += count;
     h->total += count;
-    if (ns < 0)
-        ns = 0;
-    h->sum_ns += (uint64_t)(ns > DG_HIST_MAX_NS ? DG_HIST_MAX_NS : ns) * count;
+    h->sum_ns += each_ns * count;
     if (ns < h->min_ns)
         h->min_ns = ns;
     if (ns > h->max_ns)
@@ -106,22 +102,22 @@ void dg_hist_record_n(dg_hist *h, int64_t ns, uint64_t count)
         h->hi_idx = i;
 }
 
+void dg_hist_record_n(dg_hist *h, int64_t ns, uint64_t count)
+{
+    if (count == 0)
+        return; /* not even min/max may move */
+    int32_t i = dg_hist_index(ns);
+    if (ns < 0)
+        ns = 0;
+    add_at(h, i, ns, (uint64_t)(ns > DG_HIST_MAX_NS ? DG_HIST_MAX_NS : ns), count);
+}
+
 void dg_hist_add_bucket(dg_hist *h, int32_t i, uint64_t count)
 {
     if (count == 0)
         return;
     int64_t ns = dg_hist_bucket_low(i);
-    h->counts[i] += count;
-    h->total += count;
-    h->sum_ns += (uint64_t)ns * count;
-    if (ns < h->min_ns)
-        h->min_ns = ns;
-    if (ns > h->max_ns)
-        h->max_ns = ns;
-    if (i < h->lo_idx)
-        h->lo_idx = i;
-    if (i > h->hi_idx)
-        h->hi_idx = i;
+    add_at(h, i, ns, (uint64_t)ns, count);
 }
 
 void dg_hist_merge(dg_hist *dst, const dg_hist *src)
