@@ -65,7 +65,8 @@ int dg_cmd_report(dg_options *o)
     dg_err_clear(&err);
     int status = 1;
     /* SIGINT and SIGTERM end the reading of the inputs (between two files, or a read they
-     * cut short) with exit 2 and no output; the output itself is written atomically */
+     * cut short) or the building of the report with exit 2 and no output; the output
+     * itself is written atomically */
     dg_sigsave saved;
     dg_stop_clear();
     dg_stop_catch(&saved);
@@ -90,6 +91,12 @@ int dg_cmd_report(dg_options *o)
     if (dg_cli_check_output(o->output, &set, 1))
         goto out;
     rep = dg_report_build(&set);
+    if (dg_stop_signal()) {
+        dg_log_error("report stopped while it was being built (%s): no output written",
+                     dg_stop_signal() == SIGINT ? "SIGINT" : "SIGTERM");
+        status = 2;
+        goto out;
+    }
     if (dg_report_emit(rep, o->output, o->format, &err)) {
         dg_log_error("%s", err.msg);
         goto out;

@@ -7,6 +7,7 @@
  */
 #include "report/model.h"
 
+#include "core/stop.h"
 #include "core/strbuf.h"
 #include "core/units.h"
 #include "core/xalloc.h"
@@ -773,7 +774,8 @@ static void overview_section(dg_report *rep, const dg_rep_set *s, const dg_rep_s
 dg_report *dg_report_build(const dg_rep_set *s)
 {
     dg_rep_summary *sums = xcalloc((size_t)s->nruns + 1, sizeof *sums);
-    for (int i = 0; i < s->nruns; i++)
+    /* a stop request (SIGINT, SIGTERM) cuts the work short: the caller then writes nothing */
+    for (int i = 0; i < s->nruns && !dg_stop_requested(); i++)
         dg_rep_summarize(s->runs[i].doc, &sums[i]);
     dg_rep_grid *w = dg_rep_grid_new(s, sums);
     dg_report *rep;
@@ -806,7 +808,7 @@ dg_report *dg_report_build(const dg_rep_set *s)
         dg_rep_grid_section(rep, w);
     if (s->nruns > 1)
         overview_section(rep, s, sums);
-    for (int i = 0; i < s->nruns; i++)
+    for (int i = 0; i < s->nruns && !dg_stop_requested(); i++)
         run_section(rep, &s->runs[i], i, s->nruns > 1);
     dg_rep_grid_free(w);
     free(sums);
