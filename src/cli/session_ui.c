@@ -250,8 +250,11 @@ static void write_hlog(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t end_
 {
     if (!u->hlog_file || u->hlog_failed || warmup)
         return;
-    if (!u->hlog)
-        u->hlog = dg_hlog_new();
+    if (!u->hlog && !(u->hlog = dg_hlog_new())) { /* no memory for its histograms */
+        u->hlog_failed = true;
+        dg_log_warn("--hlog: out of memory for its histograms: no intervals there");
+        return;
+    }
     dg_strbuf sb = DG_STRBUF_INIT;
     dg_hlog_interval(u->hlog, iv, end_wall_ns, &sb);
     if (fwrite(dg_sb_str(&sb), 1, sb.len, u->hlog_file) != sb.len || fflush(u->hlog_file) != 0) {
