@@ -344,6 +344,10 @@ struct dg_backend {
     /* The names of the server's processes on its host ("postgres"; space-separated),
      * for the server host sampler; NULL for an engine that runs in dbgauge's process */
     const char *server_comms;
+    /* A query whose one integer is the pid of the server process serving the session, on
+     * the server's host (the sampler then counts that process and its children, not every
+     * process of that name there); NULL: the backend sets server_pid itself, or cannot */
+    const char *server_pid_sql;
 
     int (*connect)(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err);
     void (*close)(dg_conn *c);

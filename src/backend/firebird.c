@@ -1472,6 +1472,7 @@ const dg_backend dg_backend_firebird = {
     .dialect = &firebird_dialect,
     .options = backend_options,
     .server_comms = "firebird fbserver fb_smp_server fb_inet_server",
+    .server_pid_sql = "SELECT MON$SERVER_PID FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = CURRENT_CONNECTION",
     .other_options = NULL,
     .connect = fb_connect,
     .close = fb_close,

@@ -682,9 +682,18 @@ static int open_server_host(session_run *s, dg_err *err)
     }
     if (!target && !c->server_local)
         return 0;
+    int pid = c->server_pid;
+    if (pid <= 0 && c->be->server_pid_sql) { /* the process serving us, as the server says */
+        int64_t v = 0;
+        bool found = false;
+        dg_err ignored = DG_ERR_INIT;
+        if (dg_query_int(s->conn, c->be->server_pid_sql, NULL, 0, &v, &found, &ignored) == 0 &&
+            found && v > 0 && v <= INT32_MAX)
+            pid = (int)v;
+    }
     dg_srvhost_spec spec = {.target = target ? target : "local",
                             .data_dir = c->server_dir,
-                            .server_pid = c->server_pid,
+                            .server_pid = pid,
                             .comms = c->be->server_comms};
     int rc = dg_srvhost_open(&spec, dg_now_ns() + 20 * DG_NS_PER_S, &s->ctx.srv, err);
     if (rc && !target) { /* this machine's /proc: a missing figure, never a failed run */

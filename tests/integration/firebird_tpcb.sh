@@ -43,10 +43,14 @@ note "sums: accounts $a tellers $t branches $b history $h"
 # what the result file promises
 json "$TMP/r.json" "d['run']['complete'] and d['run']['backend'] == 'firebird' and d['run']['terminals'] == 2" | grep -q True || fail "run section"
 grep -q "dbgauge:dbgauge@" "$TMP/r.json" && fail "the password shows in the result file"
-# a server on this machine: its host's figures from the local /proc, its own processes
-# found by name (Firebird runs no postmaster to start from)
+# a server on this machine: its host's figures from the local /proc, its own process the
+# one the server names for dbgauge's attachment (MON$SERVER_PID), not every process of that
+# name on the host
 json "$TMP/r.json" "d['monitor']['server_host']['source'] == 'local' and d['monitor']['server_host']['status'] == 'ok' and d['monitor']['server_host']['server_cpu_pct'] > 0 and all(i['server_host']['server_procs'] >= 1 for i in d['intervals'])" | grep -q True \
   || fail "server host figures: $(json "$TMP/r.json" "d['monitor'].get('server_host')")"
+root=$(json "$TMP/r.json" "d['monitor']['server_host']['root_pid']")
+[ "${root:-0}" -gt 0 ] && grep -Eqx 'firebird|fbserver|fb_smp_server|fb_inet_server' "/proc/$root/comm" \
+  || fail "the server process is not the one serving dbgauge: root_pid $root ($(cat "/proc/$root/comm" 2>&1))"
 json "$TMP/r.json" "d['server']['version'].startswith('Firebird 3') and all(k in d['server']['settings'] for k in ('page_buffers', 'page_size', 'forced_writes', 'ods_version', 'sweep_interval', 'server_mode', 'page_cache', 'default_isolation', 'lock_timeout_s', 'protocol'))" | grep -q True || fail "server settings: $(json "$TMP/r.json" "d['server']")"
 json "$TMP/r.json" "d['monitor']['cache_hit_pct'] > 50 and d['monitor']['db_size_after_bytes'] > 1e6" | grep -q True || fail "cache hits / size: $(json "$TMP/r.json" "d['monitor']")"
 # every interval has the cache hit ratio and the size, except those the result file itself
