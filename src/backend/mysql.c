@@ -76,6 +76,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -631,6 +632,22 @@ static void from_cnf(my_conn *c, const dg_url *url)
     dg_mycnf_free(&cnf);
 }
 
+/* The server's pid from its pid file, when it is on this machine and readable (MariaDB is
+ * one process: the sampler then counts it, not every mariadbd on the host); 0 otherwise. */
+static int pid_from_file(const char *path)
+{
+    if (!path || !*path)
+        return 0;
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    long pid = 0;
+    if (fscanf(f, "%ld", &pid) != 1 || pid <= 0 || pid > INT32_MAX)
+        pid = 0;
+    fclose(f);
+    return (int)pid;
+}
+
 static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
 {
     int lrc = dg_my_api_load(err);
@@ -690,13 +707,13 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->nonblock = dg_waiter_get() != NULL; /* a fiber of the events engine */
     if ((rc = dg_mysql_open_session(c, &c->my, err)) != 0)
         goto fail;
-    if (opts->local_facts) { /* its data directory's disk (the server is one process: no
-                                pid needed to find it) */
+    if (opts->local_facts) { /* its data directory's disk, and its process */
         MYSQL_RES *res = NULL;
         dg_err ignored = DG_ERR_INIT;
-        if (dg_mysql_query_result(c, "SELECT @@datadir", &res, &ignored) == 0) {
+        if (dg_mysql_query_result(c, "SELECT @@datadir, @@pid_file", &res, &ignored) == 0) {
             MYSQL_ROW row = dg_my.mysql_fetch_row(res);
-            dg_conn_set_server_facts(&c->base, url->host, row ? row[0] : NULL, 0);
+            int pid = row && dg_host_is_local(url->host) ? pid_from_file(row[1]) : 0;
+            dg_conn_set_server_facts(&c->base, url->host, row ? row[0] : NULL, pid);
             dg_my.mysql_free_result(res);
         }
     }

@@ -38,10 +38,13 @@ monitor=$(json "$TMP/r.json" "d['monitor']['server_commits']")
 note "Com_commit grew by $monitor"
 [ "$monitor" = "$committed" ] || fail "server Com_commit delta $monitor != committed $committed"
 
-# a server on this machine: its host's figures from the local /proc, its own processes
-# found by name (MariaDB runs no postmaster to start from)
+# a server on this machine: its host's figures from the local /proc, its own process the
+# one its pid file names (@@pid_file), not every mariadbd on the host
 json "$TMP/r.json" "d['monitor']['server_host']['source'] == 'local' and d['monitor']['server_host']['status'] == 'ok' and d['monitor']['server_host']['server_cpu_pct'] > 0 and all(i['server_host']['server_procs'] >= 1 for i in d['intervals'])" | grep -q True \
   || fail "server host figures: $(json "$TMP/r.json" "d['monitor'].get('server_host')")"
+root=$(json "$TMP/r.json" "d['monitor']['server_host']['root_pid']")
+[ "${root:-0}" -gt 0 ] && [ "$root" = "$(q 'SELECT @@pid_file' | xargs cat)" ] \
+  || fail "the server process is not the one its pid file names: root_pid $root"
 json "$TMP/r.json" "d['server']['version'].startswith(('MariaDB', 'MySQL')) and all(k in d['server']['settings'] for k in ('innodb_buffer_pool_size', 'innodb_flush_log_at_trx_commit', 'sync_binlog', 'innodb_log_file_size', 'max_connections', 'local_infile', 'bulk_path')) and any(k in d['server']['settings'] for k in ('tx_isolation', 'transaction_isolation'))" | grep -q True || fail "server settings"
 json "$TMP/r.json" "d['monitor']['cache_hit_pct'] > 50 and d['monitor']['db_size_after_bytes'] > 5e6" | grep -q True || fail "cache hits / size"
 
