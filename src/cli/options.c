@@ -958,6 +958,23 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL, "--json names one file: a sweep writes one per point into --output-dir");
         if (o->resume && !o->output_dir)
             return dg_err_fail(err, DG_E_INVAL, "--resume needs the --output-dir of the sweep to continue");
+        /* the server's control command: a path in it is taken from the current directory;
+           one that cannot run would fail the first point that needs it (exit 127) */
+        if (o->server_ctl) {
+            size_t w = strcspn(o->server_ctl, " \t");
+            char *prog = xstrndup(o->server_ctl, w);
+            bool bad = strchr(prog, '/') && access(prog, X_OK) != 0;
+            int e = errno;
+            if (bad) {
+                int rc = dg_err_fail(err, DG_E_INVAL,
+                                     "--server-ctl '%s' cannot be run: %s (a relative path is "
+                                     "taken from the current directory)",
+                                     prog, strerror(e));
+                free(prog);
+                return rc;
+            }
+            free(prog);
+        }
     }
     if (o->cmd == DG_CMD_RUN || o->cmd == DG_CMD_SWEEP) {
         if (o->transactions > 0 && o->duration_given)

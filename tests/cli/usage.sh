@@ -44,6 +44,7 @@ run --no-such-option                         | 1    | unknown option '--no-such-
 run -x                                       | 1    | unknown option '-x'
 run --terminals                              | 1    | option '--terminals' needs a value (N)
 run --terminals 0                            | 1    | --terminals 0 is out of range (1 to 10000)
+sweep --vary terminals=1,2 --server-ctl ./no-ctl.sh -T 1s | 1 | --server-ctl './no-ctl.sh' cannot be run: No such file or directory (a relative path is taken from the current directory)
 run @badval.opts                             | 1    | badval.opts:3: invalid value 'two' for --terminals
 run @nested.opts                             | 1    | nested.opts:2: an options file cannot name another ('@other.opts')
 run @no-such.opts                            | 1    | cannot read options file 'no-such.opts': No such file or directory
