@@ -22,7 +22,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 int dg_cli_open_workload(const dg_options *o, dg_workload **out)
@@ -211,11 +210,11 @@ static void log_interval(dg_cli_ui *u, const json_t *iv, bool warmup, int64_t en
     if (!u->interval_log || u->interval_log_failed)
         return;
     json_t *line = json_copy((json_t *)iv);
-    time_t secs = (time_t)(end_wall_ns / DG_NS_PER_S);
-    struct tm tm;
-    gmtime_r(&secs, &tm);
     char at[48], stamp[32];
-    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+    dg_format_iso8601(end_wall_ns, stamp, sizeof stamp); /* ...SSZ: the milliseconds go before Z */
+    size_t n = strlen(stamp);
+    if (n)
+        stamp[n - 1] = '\0';
     snprintf(at, sizeof at, "%s.%03dZ", stamp, (int)(end_wall_ns % DG_NS_PER_S / 1000000));
     json_object_set_new(line, "phase", json_string(warmup ? "warmup" : "measured"));
     json_object_set_new(line, "end_at", json_string(at));
@@ -329,19 +328,6 @@ static void on_load_step(void *arg, const dg_load_step *s)
     fflush(stdout);
 }
 
-/* "12 s" or "3 m 05 s": for the bar */
-static void short_time(double s, char *buf, size_t len)
-{
-    if (s < 10)
-        snprintf(buf, len, "%.1f s", s);
-    else if (s < 100)
-        snprintf(buf, len, "%.0f s", s);
-    else if (s < 6000)
-        snprintf(buf, len, "%d m %02d s", (int)s / 60, (int)s % 60);
-    else
-        snprintf(buf, len, "%d h %02d m", (int)s / 3600, (int)s / 60 % 60);
-}
-
 /* The bar (a terminal only): the rows of every table together, the time since the load
  * began and, once a few percent are done, the time the rows may still take at the pace so
  * far (indexes come after). */
@@ -358,12 +344,12 @@ static void on_load_progress(void *arg, uint64_t rows, uint64_t total, const cha
     for (int i = 0; i < 20; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[20] = '\0';
-    double el = (double)(dg_now_ns() - u->load_t0) / DG_NS_PER_S;
+    int64_t el = dg_now_ns() - u->load_t0;
     char elapsed[32], left[48] = "";
-    short_time(el, elapsed, sizeof elapsed);
+    dg_format_duration(el, elapsed, sizeof elapsed);
     if (f >= 0.02 && f < 1) {
         char t[32];
-        short_time(el * (1 - f) / f, t, sizeof t);
+        dg_format_duration((int64_t)((double)el * (1 - f) / f), t, sizeof t);
         snprintf(left, sizeof left, ", ~%s left for the rows", t);
     }
     fprintf(stderr, "\r  loading %-20.20s [%s] %3.0f%% of rows, %s%s   ", what, bar, f * 100, elapsed,
@@ -380,7 +366,7 @@ static void on_load_step_begin(void *arg, const char *kind, const char *name)
     if (!u->tty || !strcmp(kind, "table") || !strcmp(kind, "schema"))
         return;
     char elapsed[32];
-    short_time((double)(dg_now_ns() - u->load_t0) / DG_NS_PER_S, elapsed, sizeof elapsed);
+    dg_format_duration(dg_now_ns() - u->load_t0, elapsed, sizeof elapsed);
     clear_bar(u);
     fprintf(stderr, "\r  %-40.40s ... (the load: %s so far)", name, elapsed);
     fflush(stderr);

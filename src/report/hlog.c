@@ -1,6 +1,7 @@
 /* hlog.c - the measured intervals as an HdrHistogram interval log: see hlog.h. */
 #include "report/hlog.h"
 
+#include "core/clock.h"
 #include "core/err.h"
 #include "core/xalloc.h"
 #include "results/result.h"
@@ -10,7 +11,6 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <time.h>
 
 struct dg_hlog {
     bool started;
@@ -70,11 +70,8 @@ int dg_hlog_interval(dg_hlog *h, const json_t *iv, int64_t end_wall_ns, dg_strbu
     if (!h->started) {
         h->started = true;
         h->start_s = end_s - len;
-        time_t t = (time_t)h->start_s;
-        struct tm tm;
-        gmtime_r(&t, &tm);
         char when[32];
-        strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        dg_format_iso8601((int64_t)(h->start_s * 1e9), when, sizeof when);
         dg_sb_printf(out, "#[Logged with dbgauge]\n#[Histogram log format version 1.3]\n"
                           "#[StartTime: %.3f (seconds since epoch), %s]\n"
                           "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","

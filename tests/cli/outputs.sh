@@ -98,9 +98,9 @@ if command -v script >/dev/null; then
   script -qec "$DBGAUGE load -w tpcb --scale 2 --db sqlite:$TMP/bar.db --no-results" /dev/null \
     > "$TMP/bar.out" 2>&1 || fail "load on a terminal: exit $?"
   tr '\r' '\n' < "$TMP/bar.out" > "$TMP/bar.lines"
-  grep -Eq 'loading pgbench_accounts +\[[#.]{20}\] +[0-9]+% of rows, [0-9.]+ s' "$TMP/bar.lines" \
+  grep -Eq 'loading pgbench_accounts +\[[#.]{20}\] +[0-9]+% of rows, [0-9.]+ (us|ms|s|min)' "$TMP/bar.lines" \
     || fail "no load bar with percent and time: $(head -c 600 "$TMP/bar.lines")"
-  grep -Eq 'index pgbench_accounts_pkey +\.\.\. \(the load: [0-9.]+ s so far\)' "$TMP/bar.lines" \
+  grep -Eq 'index pgbench_accounts_pkey +\.\.\. \(the load: [0-9.]+ (us|ms|s|min)( [0-9]+ s)? so far\)' "$TMP/bar.lines" \
     || fail "an index build does not say it has begun: $(head -c 600 "$TMP/bar.lines")"
 fi
 
