@@ -2,7 +2,9 @@
 # server. The caller sources common.bash first, sets $url and defines hang and unhang
 # (stop and resume the server's processes).
 now_ms() { date +%s%3N; }
-interval_lines() { grep -c ' tps ' "$1" 2>/dev/null || true; }
+# (0 while the run's output file does not exist yet: the shell opens it in the child, which
+# may not have run yet; an empty answer made the wait below end at once)
+interval_lines() { local n; n=$(grep -c ' tps ' "$1" 2>/dev/null) || true; echo "${n:-0}"; }
 
 # sigterm_wait PID: SIGTERM, then waits; sets rc and ms (from the signal to the exit)
 sigterm_wait() {
