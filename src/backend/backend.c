@@ -1025,6 +1025,50 @@ int dg_object_stats(dg_conn *c, const char *const *tables, dg_objstat **out, int
     return rc;
 }
 
+int dg_user_tables(dg_conn *c, char ***out, dg_err *err)
+{
+    *out = NULL;
+    const char *sql = c->dialect->user_tables_sql;
+    if (!sql)
+        return dg_err_set(err, DG_E_UNSUPPORTED, DG_EC_USER, 0, NULL,
+                          "%s cannot list its tables", c->be->name);
+    dg_stmt *s = NULL;
+    int rc = dg_prepare(c, sql, &s, err);
+    if (rc)
+        return rc;
+    char **names = xcalloc(1, sizeof *names);
+    size_t n = 0;
+    if ((rc = dg_execute(s, NULL, 0, err)) == 0) {
+        int r;
+        while ((r = dg_fetch(s, err)) == 1) {
+            dg_value x;
+            dg_column(s, 0, &x);
+            char name[256];
+            dg_value_format(&x, name, sizeof name);
+            names = xrealloc(names, (n + 2) * sizeof *names);
+            names[n++] = xstrdup(name);
+            names[n] = NULL;
+        }
+        if (r < 0)
+            rc = r;
+    }
+    dg_stmt_free(s);
+    if (rc)
+        dg_user_tables_free(names);
+    else
+        *out = names;
+    return rc;
+}
+
+void dg_user_tables_free(char **tables)
+{
+    if (!tables)
+        return;
+    for (char **t = tables; *t; t++)
+        free(*t);
+    free(tables);
+}
+
 int dg_server_setting(dg_conn *c, const dg_server_info *si, const char *name, char *out,
                       size_t outlen, dg_err *err)
 {

@@ -261,6 +261,9 @@ typedef struct dg_dialect {
     const char *object_stats_sql; /* rows of (name, 'table' or 'index', rows, bytes, depth)
                                      for a table and each of its indexes, every ? the
                                      table's name; NULL: the backend's object_stats op */
+    const char *user_tables_sql; /* one text column: the user tables of the connection's
+                                    database (schema), as dg_object_stats names them, for
+                                    what a restore brought (dg_user_tables) */
     const char *table_bytes_refresh; /* run before it with the table's name appended, where
                                         the figures are statistics that may be stale
                                         (MariaDB: "ANALYZE TABLE "); NULL: none */
@@ -648,6 +651,12 @@ int dg_table_bytes(dg_conn *c, const char *table, int64_t *data_bytes, int64_t *
  * new array *out of *n entries (free()). A table the database does not hold is left
  * out. DG_E_UNSUPPORTED when the engine tells none. */
 int dg_object_stats(dg_conn *c, const char *const *tables, dg_objstat **out, int *n, dg_err *err);
+
+/* The user tables of the connection's database (its schema: PostgreSQL's search path,
+ * MariaDB's database), through the dialect's user_tables_sql, into a new NULL-ended array
+ * *out (free with dg_user_tables_free). DG_E_UNSUPPORTED when the dialect has no query. */
+int dg_user_tables(dg_conn *c, char ***out, dg_err *err);
+void dg_user_tables_free(char **tables);
 
 /* The effective value of the server setting name (as the server's configuration spells
  * it, e.g. PostgreSQL's shared_buffers, MariaDB's innodb_buffer_pool_size, Firebird's

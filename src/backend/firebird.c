@@ -1418,6 +1418,9 @@ static const dg_dialect firebird_dialect = {
      * shows of it */
     .server_setting_info = (const char *const[]){"ServerMode", "server_mode", "DefaultDbCachePages",
                                                  "page_buffers", NULL, NULL},
+    .user_tables_sql = "SELECT TRIM(RDB$RELATION_NAME) FROM RDB$RELATIONS WHERE "
+                       "COALESCE(RDB$SYSTEM_FLAG, 0) = 0 AND RDB$VIEW_BLR IS NULL AND "
+                       "COALESCE(RDB$RELATION_TYPE, 0) = 0 ORDER BY 1",
     .table_bytes_sql = NULL, /* page counts per table are gstat's, not SQL's */
     .octet_length_open = "OCTET_LENGTH(",
     .octet_length_close = ")",

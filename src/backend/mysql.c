@@ -1307,6 +1307,8 @@ static const dg_dialect mysql_dialect = {
         "UNION ALL SELECT '(secondary indexes)', 'index', NULL, index_length, NULL "
         "FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = ? "
         "AND index_length > 0",
+    .user_tables_sql = "SELECT table_name FROM information_schema.TABLES WHERE table_schema = "
+                       "DATABASE() AND table_type = 'BASE TABLE' ORDER BY 1",
     .table_bytes_sql = "SELECT data_length, index_length FROM information_schema.tables "
                        "WHERE table_schema = DATABASE() AND table_name = ?",
     .table_bytes_refresh = "ANALYZE TABLE ",

@@ -626,6 +626,8 @@ static const dg_dialect sqlite_dialect = {
         "max(CASE WHEN s.pagetype <> 'overflow' THEN length(s.path) - length(replace(s.path, '/', '')) END) "
         "FROM dbstat s JOIN sqlite_schema m ON m.name = s.name WHERE m.tbl_name = ? "
         "GROUP BY s.name ORDER BY m.type DESC, s.name",
+    .user_tables_sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                       "'sqlite\\_%' ESCAPE '\\' ORDER BY 1",
     .table_bytes_sql = "SELECT (SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?), "
                        "(SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN "
                        "(SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?))",
