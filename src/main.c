@@ -40,6 +40,7 @@ int main(int argc, char **argv)
     switch (o.cmd) {
     case DG_CMD_RUN: status = dg_cmd_run(&o); break;
     case DG_CMD_LOAD: status = dg_cmd_load(&o); break;
+    case DG_CMD_RESTORE: status = dg_cmd_restore(&o); break;
     case DG_CMD_CHECK: status = dg_cmd_check(&o); break;
     case DG_CMD_LIST: status = dg_cmd_list(&o); break;
     case DG_CMD_SWEEP: status = dg_cmd_sweep(&o); break;

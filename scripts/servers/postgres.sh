@@ -3,6 +3,7 @@
 #
 #   scripts/servers/postgres.sh start|stop|status|env|restart|clean
 #   scripts/servers/postgres.sh set NAME VALUE | unset NAME | reset | settings
+#   scripts/servers/postgres.sh admin SQL   (one statement as the superuser postgres)
 #
 # The cluster lives in ${DG_SERVER_DIR:-/tmp/dbgauge-servers}/postgres (data/, server.log
 # and the unix socket), listens on 127.0.0.1 port ${DG_PG_PORT:-54329} only, and has a
@@ -167,8 +168,9 @@ case "${1:-}" in
   env) echo "export DG_TEST_POSTGRES_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
   set|unset|reset|settings) settings_command "$@" ;;
+  admin) shift; running || die "not running"; admin_psql -c "$*" ;; # as the superuser (tests)
   *)
     echo "usage: $0 start|stop|status|env|restart|clean" >&2
-    echo "       $0 set NAME VALUE | unset NAME | reset | settings" >&2
+    echo "       $0 set NAME VALUE | unset NAME | reset | settings | admin SQL" >&2
     exit 1 ;;
 esac

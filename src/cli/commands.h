@@ -13,6 +13,7 @@
 
 int dg_cmd_run(dg_options *o);
 int dg_cmd_load(dg_options *o);
+int dg_cmd_restore(dg_options *o);
 int dg_cmd_check(dg_options *o);
 int dg_cmd_list(dg_options *o);
 int dg_cmd_sweep(dg_options *o);

@@ -16,6 +16,7 @@
 #include "experiment/sweep.h"
 #include "monitor/srvhost.h"
 #include "report/render.h"
+#include "session/restore_log.h"
 #include "workload/workload.h"
 
 #include <ctype.h>
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,6 +49,10 @@ typedef enum kind {
 #define RUNS (DG_CMD_RUN | DG_CMD_SWEEP)
 #define ALL (RUNS | DG_CMD_LOAD | DG_CMD_CHECK)
 #define RUNLOAD (RUNS | DG_CMD_LOAD)
+/* the commands that connect to a database */
+#define DBCMDS (ALL | DG_CMD_RESTORE)
+/* the commands that write one result file */
+#define RESULTS (RUNLOAD | DG_CMD_RESTORE)
 #define REPORTS (DG_CMD_REPORT | DG_CMD_COMPARE)
 /* commands that take positional FILE|DIR arguments */
 #define POSITIONAL (REPORTS | DG_CMD_MERGE)
@@ -74,9 +80,9 @@ typedef struct optdef {
 #define F(field) offsetof(dg_options, field)
 
 static const optdef optdefs[] = {
-    {"db", 0, K_STRING, "URL", ALL,
+    {"db", 0, K_STRING, "URL", DBCMDS,
      "database URL (default sqlite:dbgauge.db, or $DBGAUGE_DB)", F(db), 0, 0, 0, 0},
-    {"password-file", 0, K_STRING, "FILE", ALL,
+    {"password-file", 0, K_STRING, "FILE", DBCMDS,
      "password for a URL without one: FILE's first line (else $DBGAUGE_PASSWORD)",
      F(password_file), 0, 0, 0, 0},
     {"workload", 'w', K_STRING, "NAME", ALL,
@@ -93,12 +99,12 @@ static const optdef optdefs[] = {
      F(key_range), 0, 0, 0, 0},
     {"seed", 0, K_U64, "N", RUNLOAD, "random seed (default: random, printed and recorded)", F(seed),
      0, F(seed_given), 0, 0},
-    {"conn", 0, K_SETTING, "NAME=VALUE", ALL,
+    {"conn", 0, K_SETTING, "NAME=VALUE", DBCMDS,
      "per-connection setting (SQLite PRAGMA, SET parameter ...); repeatable", F(conn), F(nconn), 0,
      0, 0},
     {"wl-opt", 0, K_SETTING, "NAME=VALUE", ALL, "workload-specific option; repeatable", F(wlopt),
      F(nwlopt), 0, 0, 0},
-    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS | DG_CMD_MERGE, "print only results and errors",
+    {"quiet", 'q', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS | DG_CMD_MERGE | DG_CMD_RESTORE, "print only results and errors",
      F(quiet), 0, 0, 0, 0},
 
     {"terminals", 'c', K_INT, "N", RUNS, "concurrent terminals (threads+connections; default 1)",
@@ -129,7 +135,7 @@ static const optdef optdefs[] = {
      "start measuring at this wall-clock time (RFC 3339, e.g. 2026-12-06T01:00:00Z; after "
      "--warmup): processes started apart share their interval boundaries",
      F(start_at), 0, 0, 0, 0},
-    {"server-host", 0, K_STRING, "TARGET", RUNS,
+    {"server-host", 0, K_STRING, "TARGET", RUNS | DG_CMD_RESTORE,
      "the database server's host, for its CPU, disk, memory and processes in every interval: "
      "ssh://[USER@]HOST[:PORT] (your ssh; nothing installed there), local (this machine's "
      "/proc: the default when the server is on it) or none",
@@ -163,7 +169,7 @@ static const optdef optdefs[] = {
      F(scripts), F(nscripts), 0, 0, 2147483647},
     {"define", 'D', K_SETTING, "NAME=VALUE", RUNS, "script variable; repeatable", F(defines),
      F(ndefines), 0, 0, 0},
-    {"json", 0, K_STRING, "FILE", RUNLOAD, "write the result file here ('-': standard output, the rest goes to stderr; default results/...)",
+    {"json", 0, K_STRING, "FILE", RESULTS, "write the result file here ('-': standard output, the rest goes to stderr; default results/...)",
      F(json_path), 0, 0, 0, 0},
     {"interval-log", 0, K_STRING, "FILE", DG_CMD_RUN,
      "write each interval as one JSON line here as it ends ('-': standard output, the rest goes to stderr)",
@@ -174,9 +180,9 @@ static const optdef optdefs[] = {
     {"hlog", 0, K_STRING, "FILE", DG_CMD_RUN,
      "write the measured intervals' histograms here as an HdrHistogram interval log, per transaction type ('-': standard output)",
      F(hlog), 0, 0, 0, 0},
-    {"results-dir", 0, K_STRING, "DIR", RUNLOAD, "directory for result files (default results)",
+    {"results-dir", 0, K_STRING, "DIR", RESULTS, "directory for result files (default results)",
      F(results_dir), 0, 0, 0, 0},
-    {"no-results", 0, K_FLAG, NULL, RUNLOAD, "do not write a result file", F(no_results), 0, 0, 0,
+    {"no-results", 0, K_FLAG, NULL, RESULTS, "do not write a result file", F(no_results), 0, 0, 0,
      0},
     {"no-load", 0, K_FLAG, NULL, RUNS, "fail instead of loading an empty database", F(no_load),
      0, 0, 0, 0},
@@ -207,7 +213,7 @@ static const optdef optdefs[] = {
     {"drop", 0, K_FLAG, NULL, DG_CMD_LOAD, "drop the workload's tables first if they exist", F(drop),
      0, 0, 0, 0},
     {"jobs", 'j', K_INT, "N", RUNLOAD, "parallel load jobs (default 1)", F(jobs), 0, 0, 1, 1024},
-    {"no-table-stats", 0, K_FLAG, NULL, RUNLOAD,
+    {"no-table-stats", 0, K_FLAG, NULL, RESULTS,
      "skip reading the loaded tables' and indexes' statistics (a full pass over a large "
      "SQLite or Firebird database)",
      F(no_table_stats), 0, 0, 0, 0},
@@ -224,7 +230,7 @@ static const optdef optdefs[] = {
      "tx_p95, or a workload metric (tpmC, GB_per_h, ...)",
      F(metric), 0, 0, 0, 0},
 
-    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS | DG_CMD_MERGE, "show this help", F(help), 0, 0, 0, 0},
+    {"help", 'h', K_FLAG, NULL, ALL | DG_CMD_LIST | REPORTS | DG_CMD_MERGE | DG_CMD_RESTORE, "show this help", F(help), 0, 0, 0, 0},
 };
 #define NOPTS (sizeof optdefs / sizeof optdefs[0])
 
@@ -238,10 +244,12 @@ static const struct {
      "dbgauge run [OPTIONS]   (loads the workload first if the database lacks its tables)"},
     {"load", DG_CMD_LOAD, "create and fill a workload's tables, then build indexes",
      "dbgauge load [OPTIONS]"},
+    {"restore", DG_CMD_RESTORE, "run your restore command (gbak, pg_restore, ...) and time it like a load",
+     "dbgauge restore [OPTIONS] -- COMMAND [ARGS...]   (run as given, no shell)"},
     {"check", DG_CMD_CHECK, "run a workload's consistency checks", "dbgauge check [OPTIONS]"},
     {"list", DG_CMD_LIST, "list workloads and database backends", "dbgauge list"},
     {"sweep", DG_CMD_SWEEP, "run a grid of points varying options, one result file per point",
-     "dbgauge sweep --vary NAME=V1,V2,... [--vary ...] [RUN OPTIONS]"},
+     "dbgauge sweep --vary NAME=V1,V2,... [--vary ...] [RUN OPTIONS] [-- RESTORE COMMAND...]"},
     {"report", DG_CMD_REPORT, "charts and tables from result files and sweep directories",
      "dbgauge report [OPTIONS] FILE|DIR..."},
     {"compare", DG_CMD_COMPARE, "compare two runs or sweeps, with confidence intervals",
@@ -477,6 +485,8 @@ typedef enum arg_kind {
     ARG_TEXT, /* anything else: dg_url_redact_text (URLs in hook commands, password=...) */
     ARG_URL,  /* a --db value: one URL, dg_url_redact */
     ARG_VARY, /* a --vary NAME=V1,LABEL:V2 value: element by element */
+    ARG_SECRET, /* a password in a restore command (gbak -password X, -pX, --password=X):
+                   "***" after its first `skip` bytes */
 } arg_kind;
 
 /* The argument as it may be shown (caller frees); skip = bytes of it that are no value
@@ -487,6 +497,8 @@ static char *shown_arg(const char *arg, arg_kind k, size_t skip)
     char *v;
     if (k == ARG_URL) {
         v = dg_url_redact(val);
+    } else if (k == ARG_SECRET) {
+        v = xstrdup("***");
     } else if (k == ARG_VARY && strchr(val, '=')) {
         const char *eq = strchr(val, '=');
         char *name = xstrndup(val, (size_t)(eq - val));
@@ -624,6 +636,30 @@ static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, siz
         const optdef *d = NULL;
         const char *val = NULL;
         char shown[64];
+        if ((o->cmd & (DG_CMD_RESTORE | DG_CMD_SWEEP)) && !strcmp(a, "--")) {
+            /* the restore command: run as given; its password options shown as *** */
+            o->args = xcalloc((size_t)(argc - i), sizeof *o->args);
+            for (int j = i + 1; j < argc; j++)
+                o->args[o->nargs++] = argv[j];
+            dg_rlog_format f = dg_rlog_detect((const char *const *)o->args);
+            for (int j = i + 2; j < argc; j++) {
+                const char *p = argv[j - 1], *c = argv[j];
+                size_t pl = strlen(p);
+                if (f == DG_RLOG_GBAK && pl >= 4 && pl <= 9 && !strncasecmp(p, "-password", pl))
+                    kinds[j] = ARG_SECRET;
+                else if (!strncmp(c, "--password=", 11))
+                    kinds[j] = ARG_SECRET, skips[j] = 11;
+                else if (f == DG_RLOG_MARIADB && c[0] == '-' && c[1] == 'p' && c[2])
+                    kinds[j] = ARG_SECRET, skips[j] = 2;
+            }
+            if (argc > i + 1 && !strncmp(argv[i + 1], "--password=", 11))
+                kinds[i + 1] = ARG_SECRET, skips[i + 1] = 11;
+            break;
+        }
+        if (o->cmd == DG_CMD_RESTORE && a[0] != '-')
+            return dg_err_fail(err, DG_E_INVAL,
+                               "unexpected argument '%s': the restore command goes after '--' "
+                               "(dbgauge restore --db URL -- COMMAND ARGS...)", a);
         if ((o->cmd & POSITIONAL) && (only_args || a[0] != '-' || !a[1])) {
             o->args[o->nargs++] = argv[i];
             continue;
@@ -700,6 +736,8 @@ static void scrub_argv(int argc, char **argv, const arg_kind *kinds, const size_
     for (int i = 0; i < argc; i++) {
         if (kinds[i] == ARG_URL)
             dg_url_scrub(argv[i] + skips[i]);
+        else if (kinds[i] == ARG_SECRET)
+            memset(argv[i] + skips[i], '*', strlen(argv[i] + skips[i]));
         else
             dg_url_scrub_text(argv[i]);
     }
@@ -927,9 +965,15 @@ int dg_cli_validate(dg_options *o, dg_err *err)
 {
     if (o->help)
         return 0;
-    if ((o->cmd & ALL) && set_password(o, err))
+    if ((o->cmd & DBCMDS) && set_password(o, err))
         return DG_E_INVAL;
-    if (o->cmd & ALL) {
+    if (o->cmd == DG_CMD_RESTORE && o->nargs < 1)
+        return dg_err_fail(err, DG_E_INVAL,
+                           "restore needs the command to run after '--' (dbgauge restore --db URL "
+                           "-- gbak -c -v -st tdrw BACKUP DATABASE)");
+    if (o->cmd == DG_CMD_RESTORE && o->no_results && o->json_path)
+        return dg_err_fail(err, DG_E_INVAL, "--json and --no-results exclude each other");
+    if (o->cmd & DBCMDS) {
         /* a malformed URL (or a label glued to one: "pg:postgres://...", which a backend
            would take for another server) is refused here, before anything connects */
         dg_url u;
@@ -1195,6 +1239,14 @@ void dg_cli_help(FILE *out, dg_command cmd)
               "--start-at). See docs/usage.md.\n", out);
         fputs("exit status: 0 merged, 1 usage error or parts that do not belong together (nothing\n"
               "written), 2 merged but a part did not complete its run\n", out);
+    } else if (cmd == DG_CMD_RESTORE) {
+        fputs("\nCOMMAND: your restore tool; its steps are read from gbak -v -st tdrw, pg_restore\n"
+              "--verbose and psql -f. The URL's user and password reach it in the environment it\n"
+              "reads (PGPASSWORD, ISC_PASSWORD, MYSQL_PWD ...). See docs/usage.md.\n"
+              "example: dbgauge restore --db firebird://SYSDBA:pw@db1//data/x.fdb -- \\\n"
+              "             gbak -c -v -st tdrw x.fbk db1:/data/x.fdb\n", out);
+        fputs("exit status: 0 restored, 1 usage error or the command failed (result written),\n"
+              "2 stopped by SIGINT or SIGTERM (result written)\n", out);
     } else if (cmd & REPORTS) {
         fputs("\nDIR: a sweep directory (experiment.json + one result file per point) or any\n"
               "directory of result files. See docs/reports.md.\n", out);

@@ -25,6 +25,7 @@ typedef enum dg_command {
     DG_CMD_LOAD = 1 << 1,
     DG_CMD_CHECK = 1 << 2,
     DG_CMD_LIST = 1 << 3,
+    DG_CMD_RESTORE = 1 << 4,
     DG_CMD_SWEEP = 1 << 8,
     DG_CMD_REPORT = 1 << 9,
     DG_CMD_COMPARE = 1 << 10,

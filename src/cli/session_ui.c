@@ -373,6 +373,26 @@ static void on_load_step_begin(void *arg, const char *kind, const char *name)
     u->bar_shown = true;
 }
 
+/* A restore (a terminal only): the time so far, the database's size and the tool's last
+ * line, rewritten every second; elapsed_s < 0: the restore ended. */
+static void on_restore_progress(void *arg, double elapsed_s, int64_t size_bytes, const char *line)
+{
+    dg_cli_ui *u = arg;
+    if (!u->tty)
+        return;
+    if (elapsed_s < 0) {
+        clear_bar(u);
+        return;
+    }
+    char el[32], size[32] = "?";
+    dg_format_duration((int64_t)(elapsed_s * DG_NS_PER_S), el, sizeof el);
+    if (size_bytes >= 0)
+        dg_format_size((uint64_t)size_bytes, size, sizeof size);
+    fprintf(stderr, "\r  restoring: %s, database %s  %-50.50s", el, size, line ? line : "");
+    fflush(stderr);
+    u->bar_shown = true;
+}
+
 static void on_load_done(void *arg, const json_t *load)
 {
     dg_cli_ui *u = arg;
@@ -414,4 +434,5 @@ void dg_cli_ui_init(dg_cli_ui *u, const dg_options *o)
     u->ui.load_progress = on_load_progress;
     u->ui.load_step_begin = on_load_step_begin;
     u->ui.load_done = on_load_done;
+    u->ui.restore_progress = on_restore_progress;
 }

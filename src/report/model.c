@@ -171,7 +171,11 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
         free(s);
     }
     double rate = num(r, "rate_tps"), think = num(r, "think_time_ms");
-    if (kind_is_load(run->doc))
+    const json_t *rst = dg_res_get(run->doc, "load.restore");
+    if (json_is_object(rst))
+        s = xasprintf("a restore by %s (steps from %s)", str_or(r, "restore_command", "?"),
+                      str_or(rst, "steps_from", "none"));
+    else if (kind_is_load(run->doc))
         s = xasprintf("a load with %.0f job%s", num(r, "jobs"), num(r, "jobs") == 1 ? "" : "s");
     else if (rate > 0)
         s = xasprintf("target rate %.10g tx/s (Poisson arrivals; latency from the scheduled start)",
@@ -493,6 +497,16 @@ static void run_load_timeline(dg_rep_section *sec, const json_t *load, const cha
     c->series[1].right = true;
     size_t i;
     json_t *k;
+    bool server = false; /* a restore with the server host's figures: its processes' CPU */
+    json_array_foreach(tl, i, k)
+    server |= isfinite(num(k, "server_host.server_cpu_pct"));
+    if (server) {
+        dg_rep_series_add(c, "server processes' CPU (right axis, % of a core)");
+        c->series[2].right = true;
+        free(c->title);
+        c->title = xstrdup("Restore speed, client CPU and the server's CPU over time");
+        dg_rep_axis_set(&c->y2, "CPU", "%");
+    }
     json_array_foreach(tl, i, k)
     {
         double t = num(k, "t_s");
@@ -500,6 +514,8 @@ static void run_load_timeline(dg_rep_section *sec, const json_t *load, const cha
             continue;
         dg_rep_point_add(&c->series[0], t, num(k, "mb_per_s"), NAN, NAN);
         dg_rep_point_add(&c->series[1], t, num(k, "cpu_pct"), NAN, NAN);
+        if (server)
+            dg_rep_point_add(&c->series[2], t, num(k, "server_host.server_cpu_pct"), NAN, NAN);
     }
 }
 
@@ -558,6 +574,56 @@ static void run_load_objects(dg_rep_section *sec, const json_t *load, const char
                 num(load, "objects_seconds"));
 }
 
+/* A restore's steps shown in the report, at most (the rest are in the result file). */
+#define MAX_RESTORE_STEPS 30
+
+static const json_t *sort_steps; /* qsort's context: by_time_desc's steps */
+
+static int by_time_desc(const void *a, const void *b)
+{
+    double x = num(json_array_get(sort_steps, *(const size_t *)a), "seconds"),
+           y = num(json_array_get(sort_steps, *(const size_t *)b), "seconds");
+    if (!isfinite(x))
+        x = -1;
+    if (!isfinite(y))
+        y = -1;
+    return x < y ? 1 : x > y ? -1 : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* What ran the restore, how it ended, and each kind's total as the study read gbak's log:
+ * the last step's elapsed time minus the first's. */
+static void restore_text(dg_rep_section *sec, const json_t *rst)
+{
+    const json_t *ex = json_object_get(rst, "exit_status");
+    const char *sig = dg_res_str(rst, "signal");
+    char status[96];
+    if (json_is_integer(ex))
+        snprintf(status, sizeof status, "exit status %lld", (long long)json_integer_value(ex));
+    else
+        snprintf(status, sizeof status, "killed by %s", sig ? sig : "a signal");
+    const char *tool = str_or(rst, "tool", "none");
+    dg_rep_text(sec, "The restore command ended with %s; %s.", status,
+                !strcmp(tool, "none")      ? "dbgauge does not know its tool's output: no steps"
+                : !strcmp(tool, "mariadb") ? "the mariadb client tells nothing per table: the "
+                                             "whole restore's time and growth only"
+                                           : "its steps are read from the tool's verbose output");
+    const json_t *tot = json_object_get(rst, "step_totals");
+    const char *k;
+    const json_t *t;
+    json_object_foreach((json_t *)tot, k, t)
+        dg_rep_text(sec, "%s steps: %.0f; from the first one's end (%.3f s) to the last one's "
+                         "(%.3f s): %.3f s (last minus first elapsed, as a restore log is read; "
+                         "the steps' own times add up to %.3f s).",
+                    k, num(t, "steps"), num(t, "first_elapsed_s"), num(t, "last_elapsed_s"),
+                    num(t, "seconds"), num(t, "sum_of_steps_s"));
+    const json_t *tail = json_object_get(rst, "stderr_tail");
+    if (json_is_false(json_object_get(rst, "ok")) || (json_is_integer(ex) && json_integer_value(ex) != 0)) {
+        size_t n = json_array_size(tail);
+        for (size_t i = n > 5 ? n - 5 : 0; i < n; i++)
+            dg_rep_text(sec, "stderr: %s", json_string_value(json_array_get(tail, i)));
+    }
+}
+
 static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
 {
     const json_t *load = dg_res_get(doc, "load");
@@ -570,16 +636,25 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     const char *measure = dg_res_str(load, "bytes_measure");
     bool sent = measure && !strcmp(measure, "sent");
     bool objects = measure && !strcmp(measure, "objects");
+    bool replaced = measure && !strcmp(measure, "size");
     dg_rep_text(sec, "%s %s in %.2f s, %.1f MB/s of %s (%zu steps, %.0f job%s).",
-                kind_is_load(doc) ? "Loaded" : "The database was loaded first:", size,
+                json_is_object(json_object_get(load, "restore")) ? "Restored"
+                : kind_is_load(doc)                              ? "Loaded"
+                                                                 : "The database was loaded first:",
+                size,
                 num(load, "seconds"), num(load, "mb_per_s"),
                 sent ? "data sent (the database reused free space: its growth does not measure "
                        "the load)"
                 : objects ? "loaded tables and indexes (the database reused free space: their "
                             "size on disk after the load measures it, not the file's growth)"
+                : replaced ? "the database's size (the restore replaced a database of about that "
+                             "size: its growth does not measure it)"
                           : "database growth",
                 json_array_size(steps),
                 num(load, "jobs"), num(load, "jobs") == 1 ? "" : "s");
+    const json_t *rst = json_object_get(load, "restore");
+    if (json_is_object(rst))
+        restore_text(sec, rst);
     if (json_array_size(steps) == 0)
         return;
     bool pages = false; /* a restore log's page columns, where the engine told them */
@@ -588,8 +663,23 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     json_array_foreach(steps, i, st)
     pages |= json_is_integer(json_object_get(st, "page_reads")) ||
              json_is_integer(json_object_get(st, "page_writes"));
+    /* a load's steps in their order; a restore's (a tool's log: many) largest first */
+    size_t nsteps = json_array_size(steps), shown = nsteps;
+    size_t *order = xcalloc(nsteps, sizeof *order);
+    for (i = 0; i < nsteps; i++)
+        order[i] = i;
+    if (json_is_object(rst)) {
+        sort_steps = steps;
+        qsort(order, nsteps, sizeof *order, by_time_desc);
+        sort_steps = NULL;
+        if (shown > MAX_RESTORE_STEPS)
+            shown = MAX_RESTORE_STEPS;
+    }
     char *tid = xasprintf("%s-load", id);
-    dg_rep_table *t = dg_rep_table_add(sec, tid, "Load steps", DG_TABLE_GRID);
+    dg_rep_table *t = dg_rep_table_add(sec, tid,
+                                       json_is_object(rst) ? "Restore steps, largest first"
+                                                           : "Load steps",
+                                       DG_TABLE_GRID);
     free(tid);
     dg_rep_col_add(t, "step", NULL, DG_PREC_AUTO);
     dg_rep_col_add(t, "kind", NULL, DG_PREC_AUTO);
@@ -603,7 +693,10 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
         dg_rep_col_add(t, "page writes", NULL, 0);
     }
     char *cid = xasprintf("%s-loadsteps", id);
-    dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Load time per step (tables, then indexes)",
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid,
+                                       json_is_object(rst)
+                                           ? "Restore time per step, largest first"
+                                           : "Load time per step (tables, then indexes)",
                                        DG_CHART_BAR);
     free(cid);
     c->tabled = true;
@@ -612,8 +705,10 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     c->y.zero = true;
     dg_rep_series *s = dg_rep_series_add(c, "time");
     double elapsed = 0;
-    json_array_foreach(steps, i, st)
+    for (size_t j = 0; j < shown; j++)
     {
+        i = order[j];
+        st = json_array_get(steps, i);
         double secs = num(st, "seconds"), b = num(st, "bytes");
         /* cumulative: where the load stood when the step ended (older files: the sum) */
         elapsed = isfinite(num(st, "elapsed_s")) ? num(st, "elapsed_s") : elapsed + secs;
@@ -630,8 +725,12 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
             dg_rep_num(t, 8, num(st, "page_writes"));
         }
         dg_rep_axis_cat(&c->x, str_or(st, "name", "?"));
-        dg_rep_point_add(s, (double)i, secs, NAN, NAN);
+        dg_rep_point_add(s, (double)j, secs, NAN, NAN);
     }
+    free(order);
+    if (shown < nsteps)
+        dg_rep_text(sec, "%zu more steps, each shorter, are in the result file (load.steps).",
+                    nsteps - shown);
     run_load_objects(sec, load, id);
     run_load_timeline(sec, load, id);
 }
@@ -664,7 +763,11 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
 {
     char *id = xasprintf("run%d", index + 1);
     bool load_only = kind_is_load(run->doc);
-    char *title = xasprintf("%s: %s", load_only ? "Load" : "Run", run->label);
+    char *title = xasprintf("%s: %s",
+                            json_is_object(dg_res_get(run->doc, "load.restore")) ? "Restore"
+                            : load_only                                          ? "Load"
+                                                                                 : "Run",
+                            run->label);
     dg_rep_section *sec = dg_report_section(rep, id, title);
     free(title);
     sec->folded = folded;

@@ -175,6 +175,23 @@ void dg_report_text_load(FILE *out, const json_t *load)
     dg_format_size(isfinite(bytes) && bytes > 0 ? (uint64_t)bytes : 0, s, sizeof s);
     const char *measure = dg_res_str(load, "bytes_measure");
     bool sent = measure && !strcmp(measure, "sent");
+    const json_t *r = json_object_get(load, "restore");
+    if (json_is_object(r)) { /* dbgauge restore: the tool's own steps, the totals by kind */
+        bool size = measure && !strcmp(measure, "size");
+        fprintf(out, "restored %s in %.2f s (%.1f MB/s of %s) with %s\n", s, secs,
+                num(load, "mb_per_s"),
+                size ? "the database's size: it replaced one of about that size" : "database growth",
+                dg_res_str(r, "tool"));
+        const json_t *tot = json_object_get(r, "step_totals");
+        const char *k;
+        const json_t *t;
+        json_object_foreach((json_t *)tot, k, t)
+            fprintf(out, "  %s steps: %.0f, %.3f s from the first one's end to the last one's "
+                         "(%.3f to %.3f s elapsed; their own times add up to %.3f s)\n",
+                    k, num(t, "steps"), num(t, "seconds"), num(t, "first_elapsed_s"),
+                    num(t, "last_elapsed_s"), num(t, "sum_of_steps_s"));
+        return;
+    }
     fprintf(out, "loaded %s in %.2f s (%.1f MB/s of %s)\n", s, secs, num(load, "mb_per_s"),
             sent ? "data sent: the database file reused free space, its growth does not "
                    "measure the load"

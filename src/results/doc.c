@@ -172,8 +172,7 @@ json_t *dg_doc_tx_json(const char *name, double weight, const dg_txstats *t, boo
 
 /* ---- intervals ------------------------------------------------------------------------------ */
 
-/* The server host's figures: "status" ok (with the figures), late or lost. */
-static json_t *server_host_json(dg_doc_server_status st, const dg_srvdelta *d)
+json_t *dg_doc_srvdelta_json(dg_doc_server_status st, const dg_srvdelta *d)
 {
     json_t *j = json_object();
     json_object_set_new(j, "status", json_string(st == DG_DOC_SERVER_OK     ? "ok"
@@ -259,7 +258,7 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
     if (!isnan(iv->lag_p99_ms))
         json_object_set_new(j, "schedule_lag_ms_p99", dg_json_real(iv->lag_p99_ms));
     if (iv->server_status != DG_DOC_SERVER_NONE)
-        json_object_set_new(j, "server_host", server_host_json(iv->server_status, &iv->server));
+        json_object_set_new(j, "server_host", dg_doc_srvdelta_json(iv->server_status, &iv->server));
     return j;
 }
 
@@ -317,8 +316,8 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
                                 late, late == 1 ? "" : "s", late == 1 ? "its" : "their"));
     const dg_doc_server_host *sh = mo->server_host;
     if (sh) {
-        json_t *j = sh->have_totals ? server_host_json(DG_DOC_SERVER_OK, &sh->totals)
-                                    : server_host_json(sh->lost ? DG_DOC_SERVER_LOST
+        json_t *j = sh->have_totals ? dg_doc_srvdelta_json(DG_DOC_SERVER_OK, &sh->totals)
+                                    : dg_doc_srvdelta_json(sh->lost ? DG_DOC_SERVER_LOST
                                                                 : DG_DOC_SERVER_LATE, NULL);
         json_object_set_new(j, "source", json_string(sh->source));
         json_object_set_new(j, "device", json_string(sh->device));

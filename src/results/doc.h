@@ -121,6 +121,10 @@ typedef struct dg_doc_interval {
 } dg_doc_interval;
 json_t *dg_doc_interval_json(const dg_doc_interval *iv);
 
+/* The server host's figures as an interval's "server_host": "status" ok (with the
+ * figures), late or lost. */
+json_t *dg_doc_srvdelta_json(dg_doc_server_status st, const dg_srvdelta *d);
+
 /* The server host sampler's facts and the measured phase's figures ("monitor.server_host"). */
 typedef struct dg_doc_server_host {
     const char *source, *device, *data_dir; /* "local" or ssh://...; "" if unknown */

@@ -42,6 +42,10 @@ typedef struct dg_session_ui {
     void (*load_progress)(void *arg, uint64_t rows, uint64_t total, const char *what);
     void (*load_step_begin)(void *arg, const char *kind, const char *name);
     void (*load_done)(void *arg, const json_t *load);
+    /* a restore (session/restore.h), every second: the time since it began, the
+     * database's size (-1: not known) and the tool's last line of output (redacted);
+     * elapsed_s < 0: the restore has ended */
+    void (*restore_progress)(void *arg, double elapsed_s, int64_t size_bytes, const char *line);
 } dg_session_ui;
 
 typedef struct dg_session_config {

@@ -2,7 +2,7 @@
 # --help output of every command equals the golden files in tests/fixtures/help/.
 # After an intended change: DG_UPDATE_GOLDEN=1 ctest -R cli/help
 source "$(dirname "$0")/common.bash"
-for cmd in general run load check list sweep report compare merge; do
+for cmd in general run load restore check list sweep report compare merge; do
   checks=$((checks + 1))
   golden="$DG_FIXTURES/help/$cmd.txt"
   if [ "$cmd" = general ]; then "$DBGAUGE" --help > "$TMP/$cmd.txt"; else "$DBGAUGE" "$cmd" --help > "$TMP/$cmd.txt"; fi
