@@ -56,6 +56,12 @@ static int apply_point(dg_options *po, const dg_sweep *s, const dg_sweep_point *
                                "--vary %s: '%s' says where results go or how dbgauge reports, not "
                                "what is measured; it cannot be a sweep parameter",
                                name, name);
+        if (po->nargs > 0 && strcmp(name, "db") && strncmp(name, "server.", 7))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--vary %s: a sweep of a restore command (-- COMMAND) varies "
+                               "server.NAME (with --server-ctl) or db; '%s' does not change "
+                               "what the command does",
+                               name, name);
         if (!strncmp(name, "server.", 7)) {
             continue; /* applied by --server-ctl before the point (experiment/exec.c) */
         } else if (!strncmp(name, "conn.", 5)) {
@@ -166,6 +172,7 @@ int dg_cmd_sweep(dg_options *o)
         .before_each = o->before_each,
         .after_each = o->after_each,
         .server_ctl = o->server_ctl,
+        .restore_argv = o->nargs > 0 ? o->args : NULL,
         .ops = &ops,
         .ctx = &ctx,
     };

@@ -14,6 +14,7 @@
 #include "core/xalloc.h"
 #include "results/doc.h"
 #include "results/result.h"
+#include "session/restore.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -176,6 +177,15 @@ static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char
     }
     double cpu = dg_res_num(doc, "monitor.cpu_pct", NAN);
     double mbps = dg_res_num(doc, "load.mb_per_s", NAN);
+    if (json_is_object(dg_res_get(doc, "load.restore"))) { /* a restore sweep's point */
+        printf("%s r%d %s: restored in %.2f s, %.1f MB/s%s%s%s\n", pt->id, pt->repeat, params,
+               dg_res_num(doc, "load.seconds", NAN), mbps, pt->status != DG_POINT_DONE ? " (" : "",
+               pt->status != DG_POINT_DONE ? dg_point_status_name(pt->status) : "",
+               pt->status != DG_POINT_DONE ? ")" : "");
+        fflush(stdout);
+        json_decref(doc);
+        return;
+    }
     printf("%s r%d %s: %.1f tps, p95 %.3g ms, cpu %.0f%%", pt->id, pt->repeat, params, tps, p95, cpu);
     if (isfinite(mbps))
         printf(", loaded at %.1f MB/s", mbps);
@@ -202,6 +212,25 @@ static int run_point(const dg_sweep_exec_config *x, int reload, const json_t *ex
     dg_session_stage stage;
     dg_err err = DG_ERR_INIT;
     int status;
+    if (x->restore_argv) { /* each point times the restore command */
+        dg_restore_outcome outcome;
+        if (dg_session_restore_doc(&cfg, x->restore_argv, doc, &outcome, &err) != 0) {
+            dg_log_error("%s", err.msg);
+            status = 1;
+        } else {
+            if (outcome == DG_RESTORE_FAILED)
+                dg_log_error("%s", err.msg);
+            status = outcome == DG_RESTORE_OK ? 0 : 2;
+            if (dg_result_write(*doc, path, &err) != 0) {
+                dg_log_error("%s", err.msg);
+                json_decref(*doc);
+                *doc = NULL;
+                status = 2;
+            }
+        }
+        dg_workload_free(cfg.wl);
+        return status;
+    }
     if (dg_session_run(&cfg, doc, &stage, &err) != 0) {
         status = x->ops->session_failed(&err, stage);
     } else if ((status = x->ops->load_stopped(*doc)) != 0) {

@@ -74,6 +74,8 @@ typedef struct dg_sweep_exec_config {
     bool seed_given;        /* seed is --seed: resuming a sweep begun with another is refused */
     const char *before_each, *after_each; /* hook commands (dg_sweep_expand), or NULL */
     const char *server_ctl; /* the command for server.NAME parameters, or NULL */
+    char *const *restore_argv; /* each point runs this restore command (session/restore.h)
+                                  instead of a run; NULL: runs */
     const dg_sweep_exec_ops *ops;
     void *ctx;              /* passed to the ops */
 } dg_sweep_exec_config;

@@ -620,7 +620,16 @@ static void sweep_section(dg_report *rep, const sweep *w)
     bool any_load = false;
     for (int r = 0; r < w->s->nruns; r++)
         any_load |= isfinite(w->sums[r].load_mb_per_s);
+    bool any_tps = false;
+    for (int r = 0; r < w->s->nruns; r++)
+        any_tps |= isfinite(w->sums[r].tps);
     int index = 0;
+    if (!any_tps && any_load) { /* a sweep of loads or restores: their speed, no runs */
+        for (int k = 0; k < w->np; k++)
+            sweep_chart(sec, w, k, M_LOAD_MBPS, ++index);
+        sweep_table(sec, w, repeats);
+        return;
+    }
     for (int k = 0; k < w->np; k++) {
         sweep_chart(sec, w, k, M_TPS, ++index);
         if (!strcmp(w->p[k].name, "scale") && any_load)
