@@ -95,6 +95,9 @@ for t, n in {"PGBENCH_BRANCHES": 1, "PGBENCH_TELLERS": 10, "PGBENCH_ACCOUNTS": 1
     assert tables[t]["rows"] == n, (t, tables[t])
 assert l["bytes"] > 1e6 and l["db_size_bytes"] >= l["bytes"] and l["seconds"] > 0, l
 assert len(l["timeline"]) >= 1 and l["objects"], "no timeline or no table statistics"
+sh = l["server_host"]  # the server is on this machine: its processes found by name
+assert sh["source"] == "local" and sh["status"] == "ok" and sh["server_procs"] >= 1, sh
+assert sh["server_cpu_pct"] > 0, sh
 objs = {(o["table"], o["kind"]) for o in l["objects"]}
 assert ("PGBENCH_ACCOUNTS", "table") in objs, objs
 print("ok: %d steps, %d index activations as gbak printed them, index total %.3f s"

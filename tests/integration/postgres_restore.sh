@@ -64,6 +64,10 @@ assert l["bytes_measure"] == "growth", l["bytes_measure"]
 assert abs(l["bytes"] - (after - before)) <= 0.02 * (after - before), (l["bytes"], after - before)
 assert r["size_before_bytes"] == before or abs(r["size_before_bytes"] - before) <= 65536, (r, before)
 assert l["db_size_bytes"] > 0 and l["mb_per_s"] > 0, l
+# the server is on this machine: its host's figures, per second and for the whole restore
+sh = l["server_host"]
+assert sh["source"] == "local" and sh["status"] == "ok" and sh["server_procs"] >= 1, sh
+assert all(t["server_host"]["status"] in ("ok", "late") for t in l["timeline"]), l["timeline"]
 rows = {o["name"]: o for o in l["objects"] if o["kind"] == "table"}
 assert "pgbench_accounts" in rows and rows["pgbench_accounts"]["bytes"] > 1e6, rows
 print("ok: pg_restore: %d steps, grew %.1f MB (the server says %.1f MB)"
