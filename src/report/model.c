@@ -487,7 +487,11 @@ static void run_load_timeline(dg_rep_section *sec, const json_t *load, const cha
     char *cid = xasprintf("%s-loadtime", id);
     dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Load speed and client CPU over time", DG_CHART_LINE);
     free(cid);
-    c->note = xstrdup("data sent per second; index builds send none, their work shows in CPU");
+    c->note = xstrdup(json_is_object(json_object_get(load, "restore"))
+                          ? "the database's growth per second (none where its size is not read "
+                            "during the restore); index builds grow it little, their work shows "
+                            "in CPU"
+                          : "data sent per second; index builds send none, their work shows in CPU");
     dg_rep_axis_set(&c->x, "time since the load began", "s");
     dg_rep_axis_set(&c->y, "load speed", "MB/s");
     dg_rep_axis_set(&c->y2, "client CPU", "%");
@@ -655,8 +659,11 @@ static void run_load(dg_rep_section *sec, const json_t *doc, const char *id)
     const json_t *rst = json_object_get(load, "restore");
     if (json_is_object(rst))
         restore_text(sec, rst);
-    if (json_array_size(steps) == 0)
+    if (json_array_size(steps) == 0) { /* a restore by a tool dbgauge does not read */
+        run_load_objects(sec, load, id);
+        run_load_timeline(sec, load, id);
         return;
+    }
     bool pages = false; /* a restore log's page columns, where the engine told them */
     size_t i;
     json_t *st;
