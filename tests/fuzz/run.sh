@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every harness of a -DDG_FUZZ=ON build tree for a while (scripts/check runs this).
 #
-#   tests/fuzz/run.sh BUILD_DIR [TARGET...]      targets: script url result report (default: all)
+#   tests/fuzz/run.sh BUILD_DIR [TARGET...]      targets: script url result report rlog (default: all)
 #
 # For each target: replays the checked-in corpus tests/fuzz/corpus/TARGET (and the seeds
 # kept elsewhere in the tree, see seeds_for) once, then
@@ -19,7 +19,7 @@ build=${1:?usage: tests/fuzz/run.sh BUILD_DIR [TARGET...]}
 shift
 build=$(cd "$build" && pwd)
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(script url result report)
+[ ${#targets[@]} -gt 0 ] || targets=(script url result report rlog)
 seconds=${DG_FUZZ_SECONDS:-60}
 [[ $seconds =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: error: DG_FUZZ_SECONDS must be a positive count of seconds, not '$seconds'" >&2; exit 1; }
 # the harnesses are built with ASan+UBSan: stop at the first report of either
