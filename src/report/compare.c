@@ -9,7 +9,7 @@
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
-#include "report/ci.h"
+#include "stats/ci.h"
 #include "report/summary.h"
 #include "results/result.h"
 

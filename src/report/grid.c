@@ -10,7 +10,7 @@
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
-#include "report/ci.h"
+#include "stats/ci.h"
 #include "report/numfmt.h"
 #include "results/result.h"
 

@@ -9,7 +9,7 @@
 #include "dgtest.h"
 
 #include "core/strbuf.h"
-#include "report/ci.h"
+#include "stats/ci.h"
 #include "report/doc.h"
 #include "report/html.h"
 #include "report/inputs.h"

@@ -1,6 +1,7 @@
 /*
- * ci.h - the statistics behind `dbgauge compare`: Student t quantiles, sample summaries,
- * batch means of a time series, and a Welch t-interval for the difference of two means
+ * ci.h - the statistics behind `dbgauge compare` and `sweep --until-ci`: Student t
+ * quantiles, sample summaries, batch means of a time series, and a Welch t-interval for
+ * the difference of two means
  * with the matching (Fieller) interval for their ratio.
  *
  * Why batch means: the per-interval throughputs of one run are a time series whose
@@ -12,8 +13,8 @@
  *
  * No allocation, no global state: thread-safe.
  */
-#ifndef DG_REPORT_CI_H
-#define DG_REPORT_CI_H
+#ifndef DG_STATS_CI_H
+#define DG_STATS_CI_H
 
 #include <stdbool.h>
 

@@ -4,7 +4,7 @@
  * Layout: the incomplete beta function (continued fraction, modified Lentz evaluation),
  * Student's t built on it, then the sample helpers and the intervals.
  */
-#include "report/ci.h"
+#include "stats/ci.h"
 
 #include <float.h>
 #include <math.h>
