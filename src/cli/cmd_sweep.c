@@ -139,6 +139,13 @@ static void point_release(void *arg)
     free_added(&c->po, c->o);
 }
 
+/* --until-ci: the fewest runs of a point, max(3, --repeat), within --max-repeat (default 10) */
+static int min_repeat(const dg_options *o)
+{
+    int64_t most = o->max_repeat ? o->max_repeat : 10, least = o->repeat > 3 ? o->repeat : 3;
+    return (int)(least < most ? least : most);
+}
+
 int dg_cmd_sweep(dg_options *o)
 {
     char dir[1024];
@@ -163,7 +170,10 @@ int dg_cmd_sweep(dg_options *o)
     dg_sweep_exec_config x = {
         .vary = o->vary,
         .nvary = o->nvary,
-        .repeat = (int)o->repeat,
+        /* --until-ci plans the most runs of a point and skips those it does not need */
+        .repeat = o->until_ci_pct > 0 ? (int)(o->max_repeat ? o->max_repeat : 10) : (int)o->repeat,
+        .until_ci_pct = o->until_ci_pct,
+        .min_repeat = min_repeat(o),
         .dir = dir,
         .command_line = o->command_line,
         .resume = o->resume,

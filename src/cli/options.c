@@ -195,6 +195,12 @@ static const optdef optdefs[] = {
      F(vary), F(nvary), 0, 0, 0},
     {"repeat", 0, K_INT, "N", DG_CMD_SWEEP, "run every point N times (default 1)", F(repeat), 0, 0,
      1, 1000},
+    {"until-ci", 0, K_DOUBLE, "PCT", DG_CMD_SWEEP,
+     "repeat each point until the 95% confidence interval of its throughput (a restore's speed) "
+     "is within +/-PCT % of the mean: at least 3 runs (or --repeat), at most --max-repeat",
+     F(until_ci_pct), 0, 0, 0, 100},
+    {"max-repeat", 0, K_INT, "N", DG_CMD_SWEEP, "with --until-ci: the most runs of a point (default 10)",
+     F(max_repeat), 0, 0, 2, 1000},
     {"output-dir", 'o', K_STRING, "DIR", DG_CMD_SWEEP,
      "directory for the result files and experiment.json (default results/sweep-TIME)",
      F(output_dir), 0, 0, 0, 0},
@@ -1000,6 +1006,13 @@ int dg_cli_validate(dg_options *o, dg_err *err)
             return dg_err_fail(err, DG_E_INVAL, "sweep needs at least one --vary NAME=V1,V2,...");
         if (o->json_path)
             return dg_err_fail(err, DG_E_INVAL, "--json names one file: a sweep writes one per point into --output-dir");
+        if (o->max_repeat && o->until_ci_pct <= 0)
+            return dg_err_fail(err, DG_E_INVAL, "--max-repeat caps --until-ci: give --until-ci PCT too");
+        if (o->until_ci_pct > 0 && o->repeat > (o->max_repeat ? o->max_repeat : 10))
+            return dg_err_fail(err, DG_E_INVAL,
+                               "--repeat %lld is more than --max-repeat %lld: with --until-ci, "
+                               "--repeat is the fewest runs of a point",
+                               (long long)o->repeat, (long long)(o->max_repeat ? o->max_repeat : 10));
         if (o->resume && !o->output_dir)
             return dg_err_fail(err, DG_E_INVAL, "--resume needs the --output-dir of the sweep to continue");
         /* the server's control command: a path in it is taken from the current directory;

@@ -103,6 +103,9 @@ typedef struct dg_options {
     dg_setting vary[DG_MAX_LIST]; /* --vary NAME=V1,V2,... */
     int nvary;
     int64_t repeat;
+    double until_ci_pct;       /* --until-ci: repeat a point until its CI half-width is within
+                                  this % of the mean (0: off) */
+    int64_t max_repeat;        /* --max-repeat: the cap of --until-ci (0: 10) */
     const char *output_dir;
     bool resume;
     const char *server_ctl;    /* server-control command of --vary server.NAME */

@@ -15,6 +15,7 @@
 #include "results/doc.h"
 #include "results/result.h"
 #include "session/restore.h"
+#include "stats/ci.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -186,7 +187,9 @@ static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char
         json_decref(doc);
         return;
     }
-    printf("%s r%d %s: %.1f tps, p95 %.3g ms, cpu %.0f%%", pt->id, pt->repeat, params, tps, p95, cpu);
+    printf("%s r%d %s: %.1f tps, p95 %.3g ms", pt->id, pt->repeat, params, tps, p95);
+    if (isfinite(cpu)) /* a run too short for a CPU reading has none */
+        printf(", cpu %.0f%%", cpu);
     if (isfinite(mbps))
         printf(", loaded at %.1f MB/s", mbps);
     if (pt->status != DG_POINT_DONE)
@@ -248,6 +251,66 @@ static int run_point(const dg_sweep_exec_config *x, int reload, const json_t *ex
     return status;
 }
 
+/* --until-ci: the figure a point's interval is about, from one of its result files: the
+ * throughput of a run, the load speed of a restore (NaN: none). */
+static double ci_figure(const char *path)
+{
+    json_t *doc = NULL;
+    dg_err err = DG_ERR_INIT;
+    if (dg_result_read(path, &doc, &err) != 0)
+        return NAN;
+    double v = json_is_object(dg_res_get(doc, "load.restore")) ? dg_res_num(doc, "load.mb_per_s", NAN)
+                                                               : dg_res_num(doc, "totals.tps", NAN);
+    json_decref(doc);
+    return v;
+}
+
+/* --until-ci after run i of a point: once the point has min_repeat runs that completed,
+ * the 95% t-interval of their figures; a half-width within until_ci_pct % of the mean
+ * settles the point ("ci reached": its repeats not yet run are skipped), as does its last
+ * repeat ("cap"). Prints a line when the point is settled. */
+static void settle_point(dg_sweep *s, int i, const char *dir)
+{
+    int first = i - (s->points[i].repeat - 1), last = first + s->repeat - 1;
+    double v[1000];
+    int n = 0;
+    for (int k = first; k <= last && n < (int)(sizeof v / sizeof v[0]); k++) {
+        if (s->points[k].status != DG_POINT_DONE)
+            continue;
+        char *path = xasprintf("%s/%s", dir, s->points[k].file);
+        double f = ci_figure(path);
+        free(path);
+        if (isfinite(f))
+            v[n++] = f;
+    }
+    dg_ci_sample d;
+    dg_ci_describe(v, n, &d);
+    double half_pct = NAN;
+    if (n >= 2 && d.mean > 0 && isfinite(d.var))
+        half_pct = 100 * dg_ci_t_quantile(0.975, n - 1) * sqrt(d.var / n) / d.mean;
+    bool reached = n >= s->min_repeat && isfinite(half_pct) && half_pct <= s->until_ci_pct;
+    bool pending = false;
+    for (int k = i + 1; k <= last; k++)
+        pending |= s->points[k].status == DG_POINT_PENDING;
+    if (!reached && pending)
+        return;
+    for (int k = first; k <= last; k++) {
+        if (reached && s->points[k].status == DG_POINT_PENDING)
+            s->points[k].status = DG_POINT_SKIPPED;
+        s->points[k].ci_runs = n;
+        s->points[k].ci_half_pct = half_pct;
+        s->points[k].ci_stopped = reached ? "ci reached" : "cap";
+    }
+    if (isfinite(half_pct))
+        printf("%s: 95%% CI +/-%.1f%% of the mean after %d run%s: %s\n", s->points[i].id, half_pct,
+               n, n == 1 ? "" : "s",
+               reached ? "within --until-ci" : "not within --until-ci at --max-repeat");
+    else
+        printf("%s: %d run%s completed, no interval: not within --until-ci at --max-repeat\n",
+               s->points[i].id, n, n == 1 ? "" : "s");
+    fflush(stdout);
+}
+
 int dg_sweep_exec(const dg_sweep_exec_config *x)
 {
     const dg_sweep_exec_ops *ops = x->ops;
@@ -260,6 +323,8 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
         return 1;
     }
     s.seed = x->seed;
+    s.until_ci_pct = x->until_ci_pct;
+    s.min_repeat = x->min_repeat;
     int status = 1;
     if (check_server_param(x->server_ctl, &s, &err)) {
         dg_log_error("%s", err.msg);
@@ -310,9 +375,17 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
     }
     int todo = 0;
     for (int i = 0; i < s.npoints; i++)
-        todo += s.points[i].status != DG_POINT_DONE;
-    printf("sweep: %d point%s (%d to run) into %s, seed %llu\n", s.npoints, s.npoints == 1 ? "" : "s",
-           todo, dir, (unsigned long long)s.seed);
+        todo += s.points[i].status != DG_POINT_DONE && s.points[i].status != DG_POINT_SKIPPED;
+    if (s.until_ci_pct > 0) {
+        int combos = s.npoints / s.repeat;
+        printf("sweep: %d point%s, each run %d to %d times until its 95%% CI is within +/-%.3g%% "
+               "of the mean (%d runs at most, %d to run) into %s, seed %llu\n",
+               combos, combos == 1 ? "" : "s", s.min_repeat, s.repeat, s.until_ci_pct, s.npoints,
+               todo, dir, (unsigned long long)s.seed);
+    } else {
+        printf("sweep: %d point%s (%d to run) into %s, seed %llu\n", s.npoints,
+               s.npoints == 1 ? "" : "s", todo, dir, (unsigned long long)s.seed);
+    }
     fflush(stdout);
 
     dg_sigsave saved;
@@ -333,7 +406,7 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
     bool any_bad = false;
     for (int i = 0; i < s.npoints && !interrupted; i++) {
         dg_sweep_point *pt = &s.points[i];
-        if (pt->status == DG_POINT_DONE)
+        if (pt->status == DG_POINT_DONE || pt->status == DG_POINT_SKIPPED)
             continue;
         /* every point runs with s.seed (the caller's prepare applies it): repeatable as a whole */
         char *command_line = xasprintf("%s   [point %s repeat %d]", x->command_line, pt->id, pt->repeat);
@@ -395,6 +468,8 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
         if (pt->status == DG_POINT_FAILED || pt->status == DG_POINT_INTERRUPTED)
             last_key[0] = '\0'; /* the database state is unknown: reload next time */
         summary_line(&s, pt, path);
+        if (x->until_ci_pct > 0)
+            settle_point(&s, i, dir);
         if (dg_sweep_write_index(&s, &err))
             dg_log_error("%s", err.msg);
     }

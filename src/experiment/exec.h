@@ -64,7 +64,10 @@ typedef struct dg_sweep_exec_ops {
 typedef struct dg_sweep_exec_config {
     const dg_setting *vary; /* --vary NAME=V1,V2,... (planned by dg_sweep_plan) */
     int nvary;
-    int repeat;             /* runs per point */
+    int repeat;             /* runs per point (with until_ci_pct: the most) */
+    double until_ci_pct;    /* --until-ci: a point stops once the 95% interval of its runs'
+                               throughput is within this % of the mean (0: off) */
+    int min_repeat;         /* with until_ci_pct: the fewest runs of a point */
     const char *dir;        /* the result files and experiment.json */
     const char *command_line; /* the sweep's, passwords redacted: experiment.json's and,
                                  with the point appended, each point's */

@@ -17,7 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
-static const char *const status_names[] = {"pending", "done", "incomplete", "failed", "interrupted"};
+static const char *const status_names[] = {"pending", "done", "incomplete", "failed", "interrupted",
+                                           "skipped"};
 
 const char *dg_point_status_name(dg_point_status st)
 {
@@ -26,7 +27,7 @@ const char *dg_point_status_name(dg_point_status st)
 
 static int status_from_name(const char *s)
 {
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < (int)(sizeof status_names / sizeof status_names[0]); i++)
         if (s && !strcmp(s, status_names[i]))
             return i;
     return DG_POINT_PENDING;
@@ -437,6 +438,11 @@ int dg_sweep_write_index(const dg_sweep *s, dg_err *err)
     }
     json_object_set_new(doc, "parameters", params);
     json_object_set_new(doc, "repeat", json_integer(s->repeat));
+    if (s->until_ci_pct > 0)
+        json_object_set_new(doc, "until_ci",
+                            json_pack("{s:o, s:i, s:i, s:s}", "pct", dg_json_real(s->until_ci_pct),
+                                      "min_repeat", s->min_repeat, "max_repeat", s->repeat,
+                                      "metric", "throughput (a restore's: load speed)"));
     json_object_set_new(doc, "seed", json_integer((json_int_t)s->seed));
     json_t *points = json_array();
     for (int i = 0; i < s->npoints; i++) {
@@ -447,6 +453,10 @@ int dg_sweep_write_index(const dg_sweep *s, dg_err *err)
         json_t *v = values_json(s, pt);
         if (v)
             json_object_set_new(jp, "values", v);
+        if (pt->ci_stopped)
+            json_object_set_new(jp, "ci",
+                                json_pack("{s:i, s:o, s:s}", "runs", pt->ci_runs, "half_width_pct",
+                                          dg_json_real(pt->ci_half_pct), "stopped", pt->ci_stopped));
         json_array_append_new(points, jp);
     }
     json_object_set_new(doc, "points", points);
@@ -502,6 +512,13 @@ int dg_sweep_resume(dg_sweep *s, dg_err *err)
             if (file && !strcmp(file, s->points[k].file)) {
                 s->points[k].status = status_from_name(json_string_value(json_object_get(jp, "status")));
                 s->points[k].exit = (int)json_integer_value(json_object_get(jp, "exit"));
+                json_t *ci = json_object_get(jp, "ci");
+                const char *why = json_string_value(json_object_get(ci, "stopped"));
+                if (why) { /* a point --until-ci settled */
+                    s->points[k].ci_runs = (int)json_integer_value(json_object_get(ci, "runs"));
+                    s->points[k].ci_half_pct = json_number_value(json_object_get(ci, "half_width_pct"));
+                    s->points[k].ci_stopped = !strcmp(why, "cap") ? "cap" : "ci reached";
+                }
             }
         }
     }

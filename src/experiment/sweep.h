@@ -35,6 +35,8 @@ typedef enum dg_point_status {
     DG_POINT_INCOMPLETE,  /* ran but incomplete or aborted (exit 2): its file exists */
     DG_POINT_FAILED,      /* did not run (configuration error, hook failed) */
     DG_POINT_INTERRUPTED, /* stopped by a signal: rerun on --resume */
+    DG_POINT_SKIPPED,     /* a repeat --until-ci found not needed: its point's interval was
+                             narrow enough already (no file) */
 } dg_point_status;
 
 typedef struct dg_sweep_point {
@@ -44,6 +46,12 @@ typedef struct dg_sweep_point {
     char *file;           /* result file name inside the directory */
     dg_point_status status;
     int exit;
+    /* --until-ci, on every repeat of a point once the point is settled: the runs its
+       interval is from, the half-width reached (% of the mean) and why the point stopped
+       ("ci reached", "cap"; NULL: not settled) */
+    int ci_runs;
+    double ci_half_pct;
+    const char *ci_stopped;
 } dg_sweep_point;
 
 typedef struct dg_sweep {
@@ -54,6 +62,9 @@ typedef struct dg_sweep {
     dg_sweep_point *points;
     char *dir;
     char *command;
+    double until_ci_pct; /* --until-ci (0: off): repeat is then the most runs of a point
+                            and min_repeat the fewest */
+    int min_repeat;
     uint64_t seed;  /* the sweep's seed, every point's (unless "seed" is a parameter):
                        the caller sets it after dg_sweep_plan (0 until then); recorded in
                        experiment.json and taken back by dg_sweep_resume */
