@@ -20,6 +20,10 @@
 #include "backend/backend.h"
 #include "core/strbuf.h"
 
+/* The dialects of the engines dbgauge speaks natively, for any backend that reaches one
+ * (the native backend, or ODBC to that engine). */
+extern const dg_dialect dg_dialect_postgres, dg_dialect_mysql, dg_dialect_sqlite;
+
 /* Appends the rendering of tmpl to out. Returns 0 or DG_E_INVAL (unknown marker). */
 int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err *err);
 

@@ -593,7 +593,7 @@ static int sl_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *
 
 /* ---- descriptor ------------------------------------------------------------------------- */
 
-static const dg_dialect sqlite_dialect = {
+const dg_dialect dg_dialect_sqlite = {
     .name = "sqlite",
     .t_int = "INTEGER",
     .t_bigint = "INTEGER",
@@ -666,7 +666,7 @@ const dg_backend dg_backend_sqlite = {
     .schemes = sqlite_schemes,
     .url_help = "sqlite:PATH | sqlite::memory:",
     .caps = DG_CAP_CONN_CACHE_STATS | DG_CAP_EMBEDDED | DG_CAP_NO_LOGIN,
-    .dialect = &sqlite_dialect,
+    .dialect = &dg_dialect_sqlite,
     .options = backend_options,
     .other_options = "any other name runs as PRAGMA NAME=VALUE",
     .connect = sl_connect,
