@@ -14,13 +14,14 @@ build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 
 server_pkgs=(libpq-dev postgresql postgresql-contrib
              libmariadb-dev mariadb-server mariadb-client
              firebird-dev firebird3.0-server firebird3.0-utils
+             unixodbc-dev odbc-postgresql odbc-mariadb libsqliteodbc # the ODBC backend's tests
              libclang-rt-14-dev clang python3 python3-html5lib chromium
              openssh-server openssh-client # a private sshd: --server-host tests
              default-jre-headless libhdrhistogram-java # --hlog read by HdrHistogram's own tools
              man-db # groff: the generated man pages are rendered in the tests
              llvm valgrind) # llvm: llvm-symbolizer for ASan/libFuzzer stack traces
 bench_pkgs=(sysbench)
-package_pkgs=(debhelper dpkg-dev man-db libpq-dev libmariadb-dev firebird-dev)
+package_pkgs=(debhelper dpkg-dev man-db libpq-dev libmariadb-dev firebird-dev unixodbc-dev)
 
 pkgs=("${build_pkgs[@]}")
 case "$level" in

@@ -42,11 +42,19 @@ extern const dg_backend dg_backend_firebird;
 #define FB_BE NULL
 #endif
 
+#ifdef DG_HAVE_ODBC
+extern const dg_backend dg_backend_odbc;
+#define ODBC_BE (&dg_backend_odbc)
+#else
+#define ODBC_BE NULL
+#endif
+
 static const dg_backend_entry catalog[] = {
     {"sqlite", "libsqlite3-dev", &dg_backend_sqlite},
     {"postgres", "libpq-dev", PG_BE},
     {"mysql", "libmariadb-dev", MY_BE},
     {"firebird", "firebird-dev", FB_BE},
+    {"odbc", "unixodbc-dev", ODBC_BE},
 };
 #define NCATALOG (sizeof catalog / sizeof catalog[0])
 
@@ -314,6 +322,72 @@ static const char *parse_query(dg_url *u, const char *base, const char *q, spans
 
 static size_t url_start(const char *text, size_t i);
 
+/* An ODBC connection string's secrets (rest[0..n), inside url): the value of PWD= or
+ * Password= (any case; a {braced} value's inside, "}}" standing for '}') becomes a span
+ * and u->password, UID= or User= u->user. */
+static const char *odbc_secrets(const char *url, const char *rest, size_t n, dg_url *u, spans *sp)
+{
+    const char *why = NULL;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (rest[i] == ';' || rest[i] == ' '))
+            i++;
+        size_t name = i;
+        while (i < n && rest[i] != '=' && rest[i] != ';')
+            i++;
+        if (i >= n || rest[i] != '=')
+            continue;
+        size_t name_len = i - name;
+        while (name_len && rest[name + name_len - 1] == ' ')
+            name_len--;
+        size_t v = ++i, vlen;
+        if (i < n && rest[i] == '{') { /* {value}: up to the '}' that is not "}}" */
+            v = ++i;
+            while (i < n && !(rest[i] == '}' && (i + 1 >= n || rest[i + 1] != '}')))
+                i += rest[i] == '}' ? 2 : 1;
+            vlen = (i < n ? i : n) - v;
+            if (i < n) {
+                i++;
+            } else if (!why) { /* no closing '}': the rest of the string is the value */
+                why = "a '{' without its '}' in the connection string (a '}' inside braces is "
+                      "written '}}')";
+                spans_add(sp, (size_t)(rest + v - url), n - v); /* whatever it holds */
+            }
+            while (i < n && rest[i] != ';')
+                i++;
+        } else {
+            while (i < n && rest[i] != ';')
+                i++;
+            vlen = i - v;
+        }
+        bool pw = (name_len == 3 && !strncasecmp(rest + name, "PWD", 3)) ||
+                  (name_len == 8 && !strncasecmp(rest + name, "PASSWORD", 8));
+        bool user = (name_len == 3 && !strncasecmp(rest + name, "UID", 3)) ||
+                    (name_len == 4 && !strncasecmp(rest + name, "USER", 4));
+        if (!pw && !user)
+            continue;
+        char *val = NULL;
+        if (!pct_decode(rest + v, vlen, &val))
+            val = xstrndup(rest + v, vlen);
+        size_t w = 0; /* "}}" -> '}' */
+        for (size_t r = 0; val[r]; r++) {
+            val[w++] = val[r];
+            if (val[r] == '}' && val[r + 1] == '}')
+                r++;
+        }
+        val[w] = '\0';
+        if (pw) {
+            spans_add(sp, (size_t)(rest + v - url), vlen);
+            free(u->password);
+            u->password = val;
+        } else {
+            free(u->user);
+            u->user = val;
+        }
+    }
+    return why;
+}
+
 #define NO_SCHEME                                                                          \
     "expected SCHEME:..., e.g. sqlite:bench.db or postgres://user@localhost/db"
 
@@ -344,6 +418,15 @@ static const char *parse_url(const char *url, dg_url *u, spans *sp)
         if (url_start(rest, 0) || (inner && (size_t)(inner - rest) < plen))
             return "a URL after the scheme: a label (NAME:URL) belongs in a --vary list, and "
                    "no label may be a scheme name; write the URL alone";
+        if (!strcmp(u->scheme, "odbc")) { /* odbc:CONNECTION-STRING */
+            const char *why = odbc_secrets(url, rest, plen, u, sp);
+            if (why)
+                return why;
+            if (!pct_decode(rest, plen, &u->path))
+                return "bad %-escape in the connection string (expected %XX with two hex digits, "
+                       "not %00; write a '%' as %25)";
+            return rest[plen] == '?' ? parse_query(u, url, rest + plen + 1, sp) : NULL;
+        }
         const char *at = memchr(rest, '@', plen);
         if (at && memchr(rest, ':', (size_t)(at - rest)) && !memchr(rest, '/', (size_t)(at - rest)))
             return "user info (user:password@) in a path form: write the password with "
@@ -691,7 +774,7 @@ int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *
         else
             rc = dg_err_fail(err, DG_E_INVAL,
                              "unknown database type '%s' in '%s' (known: sqlite, postgres, mysql, "
-                             "firebird)",
+                             "firebird, odbc)",
                              u.scheme, u.redacted);
         dg_url_free(&u);
         return rc;
@@ -701,7 +784,8 @@ int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *
     rc = be->connect(&u, opts ? opts : &none, &c, err);
     if (rc == 0) {
         c->be = be;
-        c->dialect = be->dialect;
+        if (!c->dialect) /* a backend may speak the dialect of the engine it reached (ODBC) */
+            c->dialect = be->dialect;
         c->url_redacted = xstrdup(u.redacted);
         c->caps |= be->caps;
         c->in_tx = false;

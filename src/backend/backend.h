@@ -27,6 +27,7 @@
 #define DG_BACKEND_BACKEND_H
 
 #include "core/err.h"
+#include "core/strbuf.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -203,6 +204,7 @@ typedef enum dg_proc_style {
 typedef enum dg_limit_style {
     DG_LIMIT_LIMIT, /* ... LIMIT n */
     DG_LIMIT_ROWS,  /* ... ROWS n (Firebird) */
+    DG_LIMIT_FETCH_FIRST, /* ... FETCH FIRST n ROWS ONLY (SQL:2008: Db2, the ODBC default) */
 } dg_limit_style;
 
 /* Facts about a database's SQL that workloads need to generate statements. Rendered by
@@ -412,6 +414,9 @@ struct dg_backend {
      * even when the server does not answer. c is unusable afterwards but must still be
      * closed by its owner. Must not block. */
     void (*interrupt)(dg_conn *c);
+    /* Optional: lines `dbgauge list` prints under the backend, each "NAME: value"
+     * (ODBC: the drivers and data sources the driver manager knows), appended to out. */
+    void (*describe_sources)(dg_strbuf *out);
 };
 
 /* Base of every backend connection. A backend's connect allocates it zeroed and may set

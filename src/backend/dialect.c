@@ -61,7 +61,11 @@ int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err 
                 dg_sb_printf(out, "(%d)", a);
         }
         else if (sscanf(m, "limit %d", &a) == 1)
-            dg_sb_printf(out, d->limit_style == DG_LIMIT_ROWS ? " ROWS %d" : " LIMIT %d", a);
+            dg_sb_printf(out,
+                         d->limit_style == DG_LIMIT_ROWS          ? " ROWS %d"
+                         : d->limit_style == DG_LIMIT_FETCH_FIRST ? " FETCH FIRST %d ROWS ONLY"
+                                                                  : " LIMIT %d",
+                         a);
         else
             return dg_err_fail(err, DG_E_INVAL, "unknown SQL template marker '{%s}'", m);
         p = close + 1;

@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 #include "core/stop.h"
+#include "core/strbuf.h"
 #include "session/load.h" /* dg_session_connect, dg_session_prepare */
 
 #include <inttypes.h>
@@ -121,6 +122,12 @@ int dg_cmd_list(dg_options *o)
         const dg_backend *be = cat[i].be;
         if (!be)
             continue;
+        if (be->describe_sources) { /* ODBC: the drivers and data sources installed here */
+            dg_strbuf sb = DG_STRBUF_INIT;
+            be->describe_sources(&sb);
+            printf("\n%s", dg_sb_str(&sb));
+            dg_sb_free(&sb);
+        }
         printf("\n%s settings (?NAME=VALUE in the URL, or --conn NAME=VALUE):\n", be->name);
         for (const dg_backend_option *opt = be->options; opt && opt->name; opt++) {
             char type[160];

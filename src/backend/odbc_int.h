@@ -1,0 +1,63 @@
+/*
+ * odbc_int.h - what the ODBC backend's files share (odbc.c: connections, statements,
+ * transactions, errors; odbc_stats.c: statistics, server facts, tables; odbc_load.c: the
+ * bulk path).
+ *
+ * A connection knows the engine behind its driver (SQLGetInfo's DBMS name): PostgreSQL,
+ * MariaDB/MySQL and SQLite are spoken in their own dialects and asked for their own
+ * statistics; any other engine gets the generic dialect and no statistics.
+ */
+#ifndef DG_BACKEND_ODBC_INT_H
+#define DG_BACKEND_ODBC_INT_H
+
+#include "backend/backend.h"
+#include "backend/odbc_api.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+typedef enum odbc_engine {
+    DG_ODBC_OTHER = 0,
+    DG_ODBC_POSTGRES,
+    DG_ODBC_MYSQL,
+    DG_ODBC_SQLITE,
+} odbc_engine;
+
+typedef struct odbc_conn {
+    dg_conn base;
+    SQLHDBC dbc;
+    odbc_engine engine;
+    char dbms[64], dbms_ver[64], driver[64], driver_ver[64];
+    bool autocommit;            /* the connection attribute as last set */
+    int isolation;              /* SQL_ATTR_TXN_ISOLATION as last set (0: the default) */
+    _Atomic(SQLHSTMT) active;   /* the statement executing now (SQLCancel's target) */
+    atomic_bool interrupted;
+} odbc_conn;
+
+/* Fills err from the diagnostics of handle (type SQL_HANDLE_STMT or SQL_HANDLE_DBC):
+ * "what: [driver] text" (the SQLSTATE in err->sqlstate), the class from the SQLSTATE (and the engine's native
+ * code where the SQLSTATE is generic). Returns DG_E_DB. */
+int dg_odbc_error(odbc_conn *c, SQLSMALLINT type, SQLHANDLE handle, const char *what,
+                  dg_err *err);
+
+/* True for SQL_SUCCESS and SQL_SUCCESS_WITH_INFO. */
+static inline bool dg_odbc_ok(SQLRETURN r)
+{
+    return r == SQL_SUCCESS || r == SQL_SUCCESS_WITH_INFO;
+}
+
+/* Runs sql (no parameters) and reads the first row's integer columns into out[0..n)
+ * (-1 for NULL or missing). 0, or DG_E_DB. */
+int dg_odbc_query_ints(odbc_conn *c, const char *sql, const char *param, int64_t *out, int n,
+                       bool *found, dg_err *err);
+
+int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err);
+int dg_odbc_server_info(dg_conn *conn, dg_server_info *out, dg_err *err);
+int dg_odbc_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err);
+
+int dg_odbc_bulk_begin(dg_conn *conn, const char *table, const char *const *cols, int ncols,
+                       dg_bulk **out, dg_err *err);
+int dg_odbc_bulk_row(dg_bulk *b, const dg_value *vals, dg_err *err);
+int dg_odbc_bulk_end(dg_bulk *b, bool commit, dg_err *err);
+
+#endif

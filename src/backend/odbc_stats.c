@@ -1,0 +1,156 @@
+/*
+ * odbc_stats.c - the ODBC backend's statistics, server facts and table lookups, asked of
+ * the engine behind the driver in its own SQL (the native backends' queries, through
+ * ODBC): PostgreSQL's pg_stat_database, MariaDB's global status, SQLite's page count. An
+ * engine dbgauge does not know tells none (-1): the result then says "not available".
+ */
+#include "backend/odbc_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static void unknown(dg_dbstats *out)
+{
+    out->cache_hits = out->cache_misses = out->pages_written = -1;
+    out->commits = out->rollbacks = out->db_size_bytes = -1;
+}
+
+int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
+{
+    odbc_conn *c = (odbc_conn *)conn;
+    unknown(out);
+    int64_t v[6];
+    bool found = false;
+    int rc = 0;
+    switch (c->engine) {
+    case DG_ODBC_POSTGRES:
+        /* this connection's own counts first, as the native backend does (PostgreSQL 15
+           reports them at most every second otherwise) */
+        if (atoi(c->dbms_ver) >= 15 && !c->base.in_tx)
+            dg_odbc_query_ints(c,
+                               "SELECT 0 FROM pg_stat_force_next_flush(), pg_catalog.pg_database "
+                               "WHERE datname = current_database()",
+                               NULL, v, 1, &found, NULL);
+        rc = dg_odbc_query_ints(c,
+                                "SELECT blks_hit, blks_read, xact_commit, xact_rollback, "
+                                "pg_database_size(datid), (SELECT buffers_checkpoint + buffers_clean "
+                                "+ buffers_backend FROM pg_stat_bgwriter) FROM pg_stat_database "
+                                "WHERE datname = current_database()",
+                                NULL, v, 6, &found, err);
+        if (rc == 0 && found) {
+            out->cache_hits = v[0];
+            out->cache_misses = v[1];
+            out->commits = v[2];
+            out->rollbacks = v[3];
+            out->db_size_bytes = v[4];
+            out->pages_written = v[5];
+        }
+        return rc;
+    case DG_ODBC_MYSQL:
+        /* one row of the global status figures, in a fixed order */
+        rc = dg_odbc_query_ints(
+            c,
+            "SELECT MAX(CASE WHEN VARIABLE_NAME = 'INNODB_BUFFER_POOL_READ_REQUESTS' THEN VARIABLE_VALUE END), "
+            "MAX(CASE WHEN VARIABLE_NAME = 'INNODB_BUFFER_POOL_READS' THEN VARIABLE_VALUE END), "
+            "MAX(CASE WHEN VARIABLE_NAME = 'INNODB_PAGES_WRITTEN' THEN VARIABLE_VALUE END), "
+            "MAX(CASE WHEN VARIABLE_NAME = 'COM_COMMIT' THEN VARIABLE_VALUE END), "
+            "MAX(CASE WHEN VARIABLE_NAME = 'COM_ROLLBACK' THEN VARIABLE_VALUE END) "
+            "FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME IN "
+            "('INNODB_BUFFER_POOL_READ_REQUESTS', 'INNODB_BUFFER_POOL_READS', "
+            "'INNODB_PAGES_WRITTEN', 'COM_COMMIT', 'COM_ROLLBACK')",
+            NULL, v, 5, &found, err);
+        if (rc == 0 && found) {
+            out->cache_misses = v[1];
+            out->cache_hits = v[0] >= 0 && v[1] >= 0 ? v[0] - v[1] : -1;
+            out->pages_written = v[2];
+            out->commits = v[3];
+            out->rollbacks = v[4];
+        }
+        if (rc == 0)
+            rc = dg_odbc_query_ints(c,
+                                    "SELECT COALESCE(SUM(data_length + index_length), 0) FROM "
+                                    "information_schema.TABLES WHERE table_schema = DATABASE()",
+                                    NULL, &out->db_size_bytes, 1, &found, err);
+        return rc;
+    case DG_ODBC_SQLITE:
+        rc = dg_odbc_query_ints(c, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+                                NULL, &out->db_size_bytes, 1, &found, err);
+        return rc;
+    case DG_ODBC_OTHER:
+        break;
+    }
+    return 0;
+}
+
+int dg_odbc_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
+{
+    (void)err;
+    odbc_conn *c = (odbc_conn *)conn;
+    memset(out, 0, sizeof *out);
+    snprintf(out->version, sizeof out->version, "%s %s", c->dbms, c->dbms_ver);
+    char drv[160];
+    snprintf(drv, sizeof drv, "%s %s", c->driver, c->driver_ver);
+    dg_server_info_add(out, "odbc_driver", drv);
+    dg_server_info_add(out, "odbc_dbms", c->dbms);
+    dg_server_info_add(out, "bulk_path", "multi-row INSERT through ODBC");
+    dg_server_info_add(out, "connection", "odbc");
+    return 0;
+}
+
+int dg_odbc_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *err)
+{
+    odbc_conn *c = (odbc_conn *)conn;
+    *out = false;
+    const char *sql = NULL;
+    char lower[256];
+    size_t n = 0;
+    for (const char *p = table; *p && n + 1 < sizeof lower; p++)
+        lower[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    lower[n] = '\0';
+    switch (c->engine) {
+    case DG_ODBC_POSTGRES: /* unquoted names fold to lower case; the current schema only */
+        sql = "SELECT count(*) FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n "
+              "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() "
+              "AND c.relname = ? AND c.relkind IN ('r', 'p', 'v', 'm', 'f')";
+        table = lower;
+        break;
+    case DG_ODBC_MYSQL:
+        sql = "SELECT COUNT(*) FROM information_schema.TABLES WHERE table_schema = DATABASE() "
+              "AND table_name = ?";
+        break;
+    case DG_ODBC_SQLITE:
+        sql = "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') "
+              "AND name = ? COLLATE NOCASE";
+        break;
+    case DG_ODBC_OTHER: {
+        /* the driver's catalog: the table in any schema the user sees */
+        SQLHSTMT h;
+        if (!dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &h)))
+            return dg_odbc_error(c, SQL_HANDLE_DBC, c->dbc, "cannot make a statement", err);
+        int rc = 0;
+        for (int pass = 0; pass < 2 && !*out && rc == 0; pass++) { /* as given, then upper case */
+            char name[256];
+            snprintf(name, sizeof name, "%s", table);
+            if (pass)
+                for (char *p = name; *p; p++)
+                    *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+            SQLRETURN r = dg_odbc.SQLTables(h, NULL, 0, NULL, 0, (SQLCHAR *)name, SQL_NTS,
+                                            (SQLCHAR *)"TABLE,VIEW", SQL_NTS);
+            if (!dg_odbc_ok(r))
+                rc = dg_odbc_error(c, SQL_HANDLE_STMT, h, "cannot list tables", err);
+            else
+                *out = dg_odbc_ok(dg_odbc.SQLFetch(h));
+            dg_odbc.SQLFreeStmt(h, SQL_CLOSE);
+        }
+        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, h);
+        return rc;
+    }
+    }
+    int64_t v = -1;
+    bool found = false;
+    int rc = dg_odbc_query_ints(c, sql, table, &v, 1, &found, err);
+    *out = rc == 0 && found && v > 0;
+    return rc;
+}

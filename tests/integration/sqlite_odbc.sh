@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The ODBC backend against SQLite through Debian's SQLite3 ODBC driver (libsqliteodbc): the
+# backend conformance body, tpcb with exact counts, the tables workload's rows, the engine
+# told apart (SQLite's dialect, no server), `dbgauge list`'s drivers, and bad connection
+# strings refused with the driver manager's message and no password shown.
+source "$(dirname "$0")/common.bash"
+source "$(dirname "$0")/odbc.bash"
+odbc_need SQLite3
+url="odbc:DRIVER={SQLite3};Database=$TMP/o.db"
+"$DG_CONFORMANCE" "odbc:DRIVER={SQLite3};Database=$TMP/conf.db"
+odbc_tpcb "$url" sqlite3 "$TMP/o.db" "SELECT count(*) FROM pgbench_history"
+[ "$(json "$TMP/tpcb.json" "d['server']['version'].split()[0]")" = SQLite ] || fail "server.version: not SQLite"
+
+"$DBGAUGE" run --db "$url" -w tables --tables 4 --rows 2000 -T 1s --reload -q --json "$TMP/t.json" >/dev/null ||
+  fail "the tables workload through ODBC"
+[ "$(sqlite3 "$TMP/o.db" "SELECT (SELECT count(*) FROM tbl_200) + (SELECT count(*) FROM tbl_201) + (SELECT count(*) FROM tbl_202) + (SELECT count(*) FROM tbl_203) - $(json "$TMP/t.json" "sum(t['count'] for t in d['transactions'] if t['name'] == 'insert') + d['drain']['by_transaction'].get('insert', {}).get('count', 0)")")" = 2000 ] ||
+  fail "tables: the rows loaded and inserted do not add up"
+
+# bad connection strings: the driver manager's message, exit 1, no password
+for bad in "odbc:DRIVER={No Such Driver};PWD=Secret1" "odbc:DSN=dgtest_no_such_dsn;PWD=Secret2" \
+           "odbc:DRIVER={SQLite3;Database=x;PWD=Secret3"; do
+  expect_exit 1 "$DBGAUGE" run --db "$bad" -T 1s --no-results
+  ! grep -q "Secret" "$TMP/out" "$TMP/err" || fail "a password was shown: $(cat "$TMP/err")"
+done
+expect_exit 1 "$DBGAUGE" run --db "odbc:DRIVER={No Such Driver};PWD=x" -T 1s --no-results
+grep -q "No Such Driver" "$TMP/err" || fail "the unknown driver is not named: $(cat "$TMP/err")"
+expect_exit 1 "$DBGAUGE" run --db "odbc:DRIVER={SQLite3;Database=x" -T 1s --no-results
+grep -q "a '{' without its '}'" "$TMP/err" || fail "unbalanced braces: $(cat "$TMP/err")"
+expect_exit 1 "$DBGAUGE" run --db "odbc:DSN=dgtest_no_such_dsn" -T 1s --no-results
+grep -q "IM002" "$TMP/err" || fail "a missing DSN: $(cat "$TMP/err")"
+echo "ok: ODBC to SQLite: conformance, tpcb exact, tables, errors"
