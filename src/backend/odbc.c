@@ -310,6 +310,12 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
         c->base.dialect = &odbc_generic_dialect;
         break;
     }
+    /* the engines dbgauge knows begin and end transactions in their own SQL, on a handle
+       kept for it: the driver's autocommit switch costs round trips of its own (Connector/
+       ODBC sends SET autocommit both ways) */
+    if (c->engine != DG_ODBC_OTHER &&
+        !dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &c->txh)))
+        c->txh = NULL;
     *out = &c->base;
     return 0;
 }
@@ -319,6 +325,11 @@ static void odbc_close(dg_conn *conn)
     odbc_conn *c = (odbc_conn *)conn;
     if (!c)
         return;
+    if (c->in_sql_tx && !atomic_load(&c->interrupted) &&
+        dg_odbc_ok(dg_odbc.SQLExecDirect(c->txh, (SQLCHAR *)"ROLLBACK", SQL_NTS)))
+        dg_odbc.SQLFreeStmt(c->txh, SQL_CLOSE);
+    if (c->txh)
+        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txh);
     if (!c->autocommit && !atomic_load(&c->interrupted))
         dg_odbc.SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
     dg_odbc.SQLDisconnect(c->dbc);
@@ -513,7 +524,7 @@ static int odbc_execute(dg_stmt *st, const dg_value *params, int nparams, dg_err
     atomic_store(&c->active, (SQLHSTMT)NULL);
     if (r != SQL_NO_DATA && !dg_odbc_ok(r)) {
         int rc = dg_odbc_error(c, SQL_HANDLE_STMT, s->h, NULL, err);
-        if (err && err->cls == DG_EC_CONN_LOST && c->autocommit)
+        if (err && err->cls == DG_EC_CONN_LOST && c->autocommit && !c->in_sql_tx)
             err->outcome_unknown = true; /* an autocommit statement may have committed */
         return rc;
     }
@@ -693,9 +704,61 @@ static int set_autocommit(odbc_conn *c, bool on, dg_err *err)
     return 0;
 }
 
+/* Runs transaction control SQL on the connection's own handle. */
+static int tx_sql(odbc_conn *c, const char *sql, const char *what, dg_err *err)
+{
+    atomic_store(&c->active, c->txh);
+    SQLRETURN r = dg_odbc.SQLExecDirect(c->txh, (SQLCHAR *)sql, SQL_NTS);
+    atomic_store(&c->active, (SQLHSTMT)NULL);
+    if (r != SQL_NO_DATA && !dg_odbc_ok(r))
+        return dg_odbc_error(c, SQL_HANDLE_STMT, c->txh, what, err);
+    dg_odbc.SQLFreeStmt(c->txh, SQL_CLOSE);
+    return 0;
+}
+
+/* BEGIN in the engine's own words (as its native backend says it). */
+static int begin_sql(odbc_conn *c, const dg_txopts *tx, dg_err *err)
+{
+    static const char *const pg[4][2] = {
+        {"BEGIN", "BEGIN READ ONLY"},
+        {"BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"},
+        {"BEGIN ISOLATION LEVEL REPEATABLE READ", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"},
+        {"BEGIN ISOLATION LEVEL SERIALIZABLE", "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"},
+    };
+    static const char *const my_iso[4] = {
+        NULL, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
+        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+        "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+    };
+    int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
+                  ? (int)tx->isolation
+                  : 0;
+    bool ro = tx && tx->read_only;
+    int rc = 0;
+    switch (c->engine) {
+    case DG_ODBC_POSTGRES:
+        rc = tx_sql(c, pg[iso][ro], "begin", err);
+        break;
+    case DG_ODBC_MYSQL: /* one statement at a time: no multi-statement option needed */
+        if (my_iso[iso])
+            rc = tx_sql(c, my_iso[iso], "begin", err);
+        if (rc == 0)
+            rc = tx_sql(c, ro ? "START TRANSACTION READ ONLY" : "START TRANSACTION", "begin", err);
+        break;
+    default: /* SQLite: the write lock up front for a writer, as the native backend */
+        rc = tx_sql(c, tx && tx->write ? "BEGIN IMMEDIATE" : "BEGIN", "begin", err);
+        break;
+    }
+    if (rc == 0)
+        c->in_sql_tx = true;
+    return rc;
+}
+
 static int odbc_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
 {
     odbc_conn *c = (odbc_conn *)conn;
+    if (c->txh)
+        return begin_sql(c, tx, err);
     int want = 0;
     switch (tx ? tx->isolation : DG_ISO_DEFAULT) {
     case DG_ISO_READ_COMMITTED: want = SQL_TXN_READ_COMMITTED; break;
@@ -714,6 +777,14 @@ static int odbc_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
 
 static int end_tran(odbc_conn *c, SQLSMALLINT how, dg_err *err)
 {
+    if (c->in_sql_tx) {
+        c->in_sql_tx = false;
+        int rc = tx_sql(c, how == SQL_COMMIT ? "COMMIT" : "ROLLBACK",
+                        how == SQL_COMMIT ? "commit" : "rollback", err);
+        if (rc && err && how == SQL_COMMIT && err->cls == DG_EC_CONN_LOST)
+            err->outcome_unknown = true; /* the COMMIT may have reached the server */
+        return rc;
+    }
     if (c->autocommit)
         return 0;
     SQLRETURN r = dg_odbc.SQLEndTran(SQL_HANDLE_DBC, c->dbc, how);
