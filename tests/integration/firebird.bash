@@ -31,5 +31,8 @@ fbsql() {
 }
 
 fb_own_server() {
-  [ -x "$FB_SERVER" ] && "$FB_SERVER" env | grep -qxF "export DG_TEST_FIREBIRD_URL=$FB_URL"
+  # read whole, then searched: `env | grep -q` would end env early (SIGPIPE) under pipefail
+  local env
+  [ -x "$FB_SERVER" ] && env=$("$FB_SERVER" env 2>/dev/null) &&
+    grep -qxF "export DG_TEST_FIREBIRD_URL=$FB_URL" <<<"$env"
 }

@@ -7,6 +7,9 @@
 #   odbc_tpcb URL COUNT-CMD   loads tpcb at scale 1 through URL, runs 2 terminals for 3 s and
 #                           checks the committed count against the history rows COUNT-CMD
 #                           prints (exact) and the balance checks
+#   odbc_server_figures ENGINE  the last odbc_tpcb's result names ENGINE (server.version's
+#                           first word), shows the URL redacted, and has the server's cache
+#                           hit ratio and database size
 odbc_need() {
   "$DBGAUGE" list >"$TMP/list" 2>&1
   grep -q "^  odbc .*not built" "$TMP/list" && fail "this dbgauge was built without the ODBC backend"
@@ -41,4 +44,15 @@ odbc_tpcb() {
     fail "run.backend / errors: $(json "$TMP/tpcb.json" "d['run']['backend'], d['totals']['errors']")"
   "$DBGAUGE" check --db "$url" -w tpcb >"$TMP/check.out" 2>&1 || { cat "$TMP/check.out" >&2; fail "check through ODBC"; }
   note "tpcb through ODBC: $committed committed = $history history rows"
+}
+
+odbc_server_figures() {
+  python3 - "$TMP/tpcb.json" "$1" <<'PY' || fail "$1 through ODBC: the result's server figures"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["server"]["version"].split()[0] == sys.argv[2], d["server"]["version"]
+assert "PWD=***" in d["run"]["db"], d["run"]["db"]
+m = d["monitor"]
+assert m["cache_hit_pct"] is not None and m["db_size_after_bytes"] > 1e6, m
+PY
 }

@@ -11,14 +11,7 @@ odbc_need "PostgreSQL Unicode"
 url=$(odbc_from_url "$native" "PostgreSQL Unicode")
 "$DG_CONFORMANCE" "$url"
 odbc_tpcb "$url" psql "$native" -XAtqc "SELECT count(*) FROM pgbench_history"
-python3 - "$TMP/tpcb.json" <<'PY' || fail "PostgreSQL through ODBC: the result"
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert d["server"]["version"].startswith("PostgreSQL"), d["server"]["version"]
-assert "PWD=***" in d["run"]["db"], d["run"]["db"]
-m = d["monitor"]
-assert m["cache_hit_pct"] is not None and m["db_size_after_bytes"] > 1e6, m
-PY
+odbc_server_figures PostgreSQL
 pw=$(python3 -c "import sys, urllib.parse as u; print(u.urlsplit(sys.argv[1]).password)" "$native")
 ! grep -q "PWD=$pw" "$TMP/tpcb.json" "$TMP/tpcb.out" || fail "the password is in an output"
 echo "ok: ODBC to PostgreSQL: conformance, tpcb exact"
