@@ -1,8 +1,9 @@
 # odbc.bash - helpers of the ODBC tests (sourced after common.bash): the same engines as the
 # native tests, reached through Debian's ODBC drivers (scripts/deps.sh test installs them).
 #
-#   odbc_need DRIVER        fails unless this dbgauge has the ODBC backend and unixODBC knows
-#                           DRIVER (an installed driver's name, as `odbcinst -q -d` lists it)
+#   odbc_need DRIVER        skips (exit 77) when this dbgauge has no ODBC backend; fails
+#                           unless unixODBC knows DRIVER (an installed driver's name, as
+#                           `odbcinst -q -d` lists it)
 #   odbc_from_url URL DRIVER  the odbc: URL of a postgres:// or mysql:// test URL
 #   odbc_tpcb URL COUNT-CMD   loads tpcb at scale 1 through URL, runs 2 terminals for 3 s and
 #                           checks the committed count against the history rows COUNT-CMD
@@ -12,7 +13,12 @@
 #                           hit ratio and database size
 odbc_need() {
   "$DBGAUGE" list >"$TMP/list" 2>&1
-  grep -q "^  odbc .*not built" "$TMP/list" && fail "this dbgauge was built without the ODBC backend"
+  if grep -q "^  odbc .*not built" "$TMP/list"; then
+    # a build without the backend (scripts/check's minimal one): nothing to test; the main
+    # build asks for it with -DDG_WITH_ODBC=ON, which fails when unixodbc-dev is missing
+    echo "skip: this dbgauge was built without the ODBC backend" >&2
+    exit 77
+  fi
   grep -q "^odbc drivers:.* $1\(,\|$\)" "$TMP/list" ||
     fail "the ODBC driver '$1' is not installed ($(grep '^odbc drivers' "$TMP/list"))"
 }
