@@ -9,6 +9,7 @@
 #include "core/xalloc.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,7 +153,8 @@ static bool gbak_figures(const dg_rlog *l, const char **pp, gbak_figs *f)
             return false;
         char *end;
         double v = strtod(p, &end);
-        if (end == p || (*end != ' ' && *end != '\t'))
+        /* a figure gbak could print: finite, and within what a count or a time can be */
+        if (end == p || (*end != ' ' && *end != '\t') || !(v >= 0 && v < 1e15))
             return false;
         switch (l->cols[i]) {
         case 't': f->t = v; f->has_t = true; break;

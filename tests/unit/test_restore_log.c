@@ -281,6 +281,9 @@ static void test_hostile(void)
     char line[700];
     snprintf(line, sizeof line, "gbak: 1.0 0.1 1 1 activating and creating deferred index %s", longname);
     const char *lines[] = {"gbak: time delta reads writes", big, "gbak: 1e308 1e308 1 1 x",
+                           /* found by fuzz_rlog: a count beyond int64_t, a time of inf */
+                           "gbak: 1.0 0.5 55555555555555555555555555555555555555555 1 restoring data for table Y",
+                           "gbak: 2.0 1e999 1 1 activating and creating deferred index Z",
                            "gbak:", "gbak: -1 -2 -3 -4 restoring data for table X", line,
                            "gbak: 5 6 7 8    99999999999999999999999 records restored", NULL};
     for (int f = DG_RLOG_NONE; f <= DG_RLOG_MARIADB; f++) {
