@@ -81,20 +81,41 @@ PY
 
 # own_server SCRIPT PORTVAR BASEPORT [NAME=VALUE ...]: starts a throwaway server of its
 # own with scripts/servers/SCRIPT.sh in $TMP/servers, with these settings, on port
-# BASEPORT + (pid % 400) (a port per run: closed connections may hold a port for a
-# minute), cleaned up at exit. Each test has its own 400 ports, all below the kernel's
-# ephemeral range (32768-60999): there the client side of any connection on the machine
-# (a test's 300 terminals) may hold the port the server wants to bind (seen: MariaDB,
-# "Bind on TCP/IP port ... Address already in use"). Used: firebird_server_ctl 30540,
-# postgres_server_ctl 31000, mysql_server_ctl 31400, postgres_events 31800, mysql_events
-# 32200. Sets CTL
+# the first port from BASEPORT + (pid % 400) on, within its 400, that nothing holds (a
+# port per run: closed connections may hold a port for a minute), cleaned up at exit. Each
+# test has its own 400 ports, all below the kernel's ephemeral range (32768-60999): there
+# the client side of any connection on the machine (a test's 300 terminals) may hold the
+# port the server wants to bind (seen: MariaDB, "Bind on TCP/IP port ... Address already
+# in use"). Used: firebird_storage 28200, mysql_stop 28600, postgres_stop 29000,
+# postgres_tables 30000, firebird_server_ctl 30540, postgres_server_ctl 31000,
+# mysql_server_ctl 31400, postgres_events 31800, mysql_events 32200. Sets CTL
 # (the script), CTL_CMD (the script with its environment: a --server-ctl command) and
 # OWN_URL (the URL its `env` prints).
 own_server() {
   local script=$1 portvar=$2 base=$3 kv
   shift 3
   chmod 755 "$TMP" # the server runs as its own user
-  export DG_SERVER_DIR="$TMP/servers" "$portvar=$((base + $$ % 400))"
+  # a port of the test's range that nothing holds now: the ranges lie in Linux's ephemeral
+  # range (32768-60999), where a client connection's own port may sit on the first pick
+  local port
+  port=$(python3 - "$base" "$$" <<'PY'
+import socket, sys
+base, pid = int(sys.argv[1]), int(sys.argv[2])
+for i in range(400):
+    p = base + (pid + i) % 400
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    print(p)
+    break
+PY
+)
+  [ -n "$port" ] || fail "no free port in $base-$((base + 399))"
+  export DG_SERVER_DIR="$TMP/servers" "$portvar=$port"
   CTL="$DG_SRC/scripts/servers/$script.sh"
   trap '"$CTL" clean >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
   for kv in "$@"; do # settings it starts with (no restart: a port just closed may linger)

@@ -12,7 +12,7 @@ source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/firebird.bash"
 fb_url >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) where Firebird is not set up
 # a server of its own, whose SYSDBA password is known (sysdba.password) and never shared
-own_server firebird DG_FIREBIRD_PORT 33400 # 33400-33799: no other test's range
+own_server firebird DG_FIREBIRD_PORT 28200 # 28200-28599: no other test's range
 DG_TEST_FIREBIRD_URL=$OWN_URL fb_url
 data=$(dirname "$FB_PATH")
 pw=$(sed -n 's/^ISC_PASSWORD=//p' "$DG_SERVER_DIR/firebird/sysdba.password")

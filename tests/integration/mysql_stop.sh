@@ -8,7 +8,7 @@
 # --workers.
 source "$(dirname "$0")/common.bash"
 need_server mysql >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without MariaDB
-own_server mysql DG_MYSQL_PORT 34000 # 34000-34399: no other test's range
+own_server mysql DG_MYSQL_PORT 28600 # 28600-28999: no other test's range
 url=$OWN_URL
 pidfile=$DG_SERVER_DIR/mysql/mysqld.pid
 [ -r "$pidfile" ] || fail "no mysqld.pid at $pidfile"

@@ -10,7 +10,7 @@
 # to the hung server (its socket accepted by the kernel, never answered) ends within 3 s.
 source "$(dirname "$0")/common.bash"
 need_server postgres >/dev/null # skip (or fail under DG_REQUIRE_SERVERS) without PostgreSQL
-own_server postgres DG_PG_PORT 32600 # 32600-32999: no other test's range
+own_server postgres DG_PG_PORT 29000 # 29000-29399: no other test's range
 url=$OWN_URL
 pidfile=$DG_SERVER_DIR/postgres/data/postmaster.pid
 [ -r "$pidfile" ] || fail "no postmaster.pid at $pidfile"
