@@ -13,6 +13,7 @@ build_pkgs=(build-essential cmake ninja-build pkg-config libsqlite3-dev sqlite3 
             libxml2-dev zlib1g-dev)
 server_pkgs=(libpq-dev postgresql postgresql-contrib
              libmariadb-dev mariadb-server mariadb-client
+             galera-4 rsync # a 3-node Galera cluster on loopback (scripts/servers/galera.sh)
              firebird-dev firebird3.0-server firebird3.0-utils
              unixodbc-dev odbc-postgresql odbc-mariadb libsqliteodbc # the ODBC backend's tests
              libclang-rt-14-dev clang python3 python3-html5lib chromium

@@ -6,6 +6,7 @@
  * Layout: registry, URLs, values, helpers for callers, helpers for backends.
  */
 #include "backend/backend.h"
+#include "backend/nodes.h"
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
@@ -388,6 +389,72 @@ static const char *odbc_secrets(const char *url, const char *rest, size_t n, dg_
     return why;
 }
 
+/* One host[:port] or [v6][:port] in [h, end): *host (NULL when empty) and *port (0 when
+ * absent). Returns NULL or why it is refused. */
+static const char *parse_host(const char *h, const char *end, char **host, int *port)
+{
+    const char *port_colon = NULL;
+    if (h < end && *h == '[') { /* [::1]:5432 */
+        const char *rb = memchr(h, ']', (size_t)(end - h));
+        if (!rb)
+            return "unclosed '[' in the host (an IPv6 address is written [::1])";
+        if (rb == h + 1)
+            return "empty IPv6 address '[]'";
+        if (rb + 1 < end && rb[1] != ':')
+            return "unexpected text after ']' (expected :PORT, '/' or '?')";
+        *host = xstrndup(h + 1, (size_t)(rb - h - 1));
+        if (rb + 1 < end)
+            port_colon = rb + 1;
+    } else {
+        port_colon = end > h ? memchr(h, ':', (size_t)(end - h)) : NULL;
+        const char *h_end = port_colon ? port_colon : end;
+        if (h_end > h && !pct_decode(h, (size_t)(h_end - h), host))
+            return "bad %-escape in the host (expected %XX with two hex digits, not %00)";
+    }
+    if (port_colon) {
+        const char *ps = port_colon + 1;
+        size_t plen = (size_t)(end - ps);
+        long p = 0;
+        bool bad = plen == 0 || plen > 5;
+        for (size_t i = 0; i < plen && !bad; i++) {
+            bad = !isdigit((unsigned char)ps[i]);
+            p = p * 10 + (ps[i] - '0');
+        }
+        if (bad || p < 1 || p > 65535)
+            return "bad port";
+        *port = (int)p;
+    }
+    return NULL;
+}
+
+/* Takes ?place= (where the terminals of a URL with several hosts go) out of u's
+ * parameters into u->place: it is dbgauge's, not the backend's. */
+static const char *take_place(dg_url *u)
+{
+    int k = 0;
+    const char *why = NULL;
+    for (int i = 0; i < u->nparams; i++) {
+        dg_setting *p = &u->params[i];
+        if (strcasecmp(p->name, "place") != 0) {
+            u->params[k++] = *p;
+            continue;
+        }
+        if (!strcasecmp(p->value, "terminal"))
+            u->place = DG_PLACE_TERMINAL;
+        else if (!strcasecmp(p->value, "first"))
+            u->place = DG_PLACE_FIRST;
+        else if (!strcasecmp(p->value, "random"))
+            u->place = DG_PLACE_RANDOM;
+        else
+            why = "?place= takes terminal (terminal t on host t mod n, the default), first "
+                  "(the first host that answers, the next on failure) or random";
+        free((char *)p->name);
+        free((char *)p->value);
+    }
+    u->nparams = k;
+    return why;
+}
+
 #define NO_SCHEME                                                                          \
     "expected SCHEME:..., e.g. sqlite:bench.db or postgres://user@localhost/db"
 
@@ -473,36 +540,37 @@ static const char *parse_url(const char *url, dg_url *u, spans *sp)
                        "%00)";
         }
     }
-    const char *port_colon = NULL;
-    if (*hostpart == '[') { /* [::1]:5432 */
-        const char *rb = memchr(hostpart, ']', (size_t)(auth_end - hostpart));
-        if (!rb)
-            return "unclosed '[' in the host (an IPv6 address is written [::1])";
-        if (rb == hostpart + 1)
-            return "empty IPv6 address '[]'";
-        if (rb + 1 < auth_end && rb[1] != ':')
-            return "unexpected text after ']' (expected :PORT, '/' or '?')";
-        u->host = xstrndup(hostpart + 1, (size_t)(rb - hostpart - 1));
-        if (rb + 1 < auth_end)
-            port_colon = rb + 1;
-    } else {
-        port_colon = memchr(hostpart, ':', (size_t)(auth_end - hostpart));
-        const char *h_end = port_colon ? port_colon : auth_end;
-        if (h_end > hostpart && !pct_decode(hostpart, (size_t)(h_end - hostpart), &u->host))
-            return "bad %-escape in the host (expected %XX with two hex digits, not %00)";
-    }
-    if (port_colon) {
-        const char *ps = port_colon + 1;
-        size_t plen = (size_t)(auth_end - ps);
-        long port = 0;
-        bool bad = plen == 0 || plen > 5;
-        for (size_t i = 0; i < plen && !bad; i++) {
-            bad = !isdigit((unsigned char)ps[i]);
-            port = port * 10 + (ps[i] - '0');
+    /* host[:port] or h1:p1,h2:p2,... (a cluster: PostgreSQL and MySQL only) */
+    const char *h = hostpart;
+    for (;;) {
+        const char *h_end = dg_url_host_end(h, auth_end);
+        char *host = NULL;
+        int port = 0;
+        const char *why = parse_host(h, h_end, &host, &port);
+        if (why) {
+            free(host);
+            return why;
         }
-        if (bad || port < 1 || port > 65535)
-            return "bad port";
-        u->port = (int)port;
+        if (u->nnodes++ == 0) {
+            u->host = host;
+            u->port = port;
+        } else {
+            bool empty = !host || !*host;
+            free(host);
+            if (empty)
+                return "an empty host in the host list (expected h1:p1,h2:p2)";
+        }
+        if (h_end == auth_end)
+            break;
+        h = h_end + 1;
+    }
+    if (u->nnodes > 1) {
+        if (!u->host || !*u->host)
+            return "an empty host in the host list (expected h1:p1,h2:p2)";
+        if (strcmp(u->scheme, "postgres") && strcmp(u->scheme, "mysql"))
+            return "several hosts in one URL (a cluster) are for postgres: and mysql: URLs";
+        if (u->nnodes > DG_MAX_NODES)
+            return "more than 16 hosts in one URL";
     }
     const char *path = auth_end;
     size_t plen = strcspn(path, "?");
@@ -511,7 +579,8 @@ static const char *parse_url(const char *url, dg_url *u, spans *sp)
         if (!pct_decode(path + 1, plen - 1, &u->path))
             return "bad %-escape in the path (expected %XX with two hex digits, not %00)";
     }
-    return path[plen] == '?' ? parse_query(u, url, path + plen + 1, sp) : NULL;
+    const char *why = path[plen] == '?' ? parse_query(u, url, path + plen + 1, sp) : NULL;
+    return why ? why : take_place(u);
 }
 
 /* Parses url into *u and records the spans of its secrets in *sp (offsets from url): exact
@@ -763,6 +832,15 @@ int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *
     int rc = dg_url_parse(url, &u, err);
     if (rc)
         return rc;
+    if (u.nnodes > 1) { /* a cluster: the first host that answers */
+        dg_url_free(&u);
+        dg_nodelist nl;
+        int node;
+        if ((rc = dg_url_nodes(url, &nl, err)) == 0)
+            rc = dg_connect_nodes(&nl, 0, opts, out, &node, err);
+        dg_nodelist_free(&nl);
+        return rc;
+    }
     const dg_backend_entry *entry = dg_backend_lookup(u.scheme);
     const dg_backend *be = entry ? entry->be : NULL;
     if (!be) {

@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- values ------------------------------------------------------------------------- */
 
@@ -145,6 +146,22 @@ typedef struct dg_txopts {
 
 /* ---- statistics and server facts ---------------------------------------------------- */
 
+/* A node of a cluster as it sees itself (dg_dbstats.cluster); each -1 when the server is
+ * not one, or does not tell. Counters are cumulative; the gauges are as of the reading. */
+typedef struct dg_clusterstats {
+    int64_t seqno;          /* Galera wsrep_last_committed: the last write set committed in
+                               the whole cluster (the same on every synced node) */
+    int64_t cert_failures;  /* wsrep_local_cert_failures: this node's transactions the
+                               cluster refused at commit (a conflict with another node's) */
+    int64_t bf_aborts;      /* wsrep_local_bf_aborts: its local transactions aborted by a
+                               replicated one ("brute force") */
+    int64_t replays;        /* wsrep_local_replays: transactions replayed after such aborts */
+    int64_t flow_paused_ns; /* wsrep_flow_control_paused_ns: time replication held writes */
+    int64_t size;           /* gauge: nodes in the cluster, as this one sees it */
+    int64_t synced;         /* gauge: 1 when the node is Synced, 0 in another state */
+    int64_t recv_queue;     /* gauge: write sets received and not applied yet */
+} dg_clusterstats;
+
 /* Cumulative counters; -1 = not available from this backend. Callers use deltas. */
 typedef struct dg_dbstats {
     int64_t cache_hits;      /* logical reads served from the database's own cache */
@@ -153,6 +170,7 @@ typedef struct dg_dbstats {
     int64_t commits;         /* server-side commit counter */
     int64_t rollbacks;
     int64_t db_size_bytes;   /* current size of the database */
+    dg_clusterstats cluster; /* a cluster node's own figures */
 } dg_dbstats;
 
 /* One table or index as the engine's statistics show it after a load (dg_object_stats). */
@@ -323,13 +341,25 @@ typedef struct dg_conn dg_conn;
 typedef struct dg_stmt dg_stmt;
 typedef struct dg_bulk dg_bulk;
 
+/* Where the terminals of a URL with several hosts (a cluster) connect, ?place=. */
+typedef enum dg_place {
+    DG_PLACE_TERMINAL = 0, /* terminal t on host t mod n (the default) */
+    DG_PLACE_FIRST,        /* every terminal on the first host that answers */
+    DG_PLACE_RANDOM,       /* each terminal on a host drawn from the run's seed */
+} dg_place;
+
+/* The most hosts one URL may list. */
+#define DG_MAX_NODES 16
+
 /* A parsed connection URL. Every string is owned by the dg_url; dg_url_free() frees them. */
 typedef struct dg_url {
     char *scheme;   /* "sqlite", "postgres", "mysql", "firebird" (aliases normalised) */
     char *user;     /* NULL if absent */
     char *password; /* NULL if absent; never printed */
-    char *host;     /* NULL if absent */
-    int port;       /* 0 if absent */
+    char *host;     /* NULL if absent; a URL with several hosts: the first */
+    int port;       /* 0 if absent; with several hosts: the first's */
+    int nnodes;     /* hosts in h1:p1,h2:p2,... (1 for one host; 0 for none) */
+    dg_place place; /* ?place= (taken out of params) */
     char *path;     /* sqlite file / database name / firebird file path */
     int nparams;
     dg_setting *params; /* ?k=v&... (names and values owned) */
@@ -610,6 +640,7 @@ static inline int dg_bulk_end(dg_bulk *b, bool commit, dg_err *err)
 }
 static inline int dg_stats(dg_conn *c, dg_dbstats *out, dg_err *err)
 {
+    memset(out, 0xff, sizeof *out); /* what the backend does not set: -1, unknown */
     return c->be->stats(c, out, err);
 }
 static inline int dg_server_info_get(dg_conn *c, dg_server_info *out, dg_err *err)

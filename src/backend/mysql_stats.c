@@ -8,7 +8,10 @@
  * = cache hits, Innodb_buffer_pool_reads = misses, Innodb_pages_written, Com_commit and
  * Com_rollback) and the size of the current database from information_schema.TABLES.
  * Com_commit counts COMMIT statements: it equals dbgauge's committed count for workloads
- * with explicit transactions; statements in autocommit mode are not in it.
+ * with explicit transactions; statements in autocommit mode are not in it. On a Galera
+ * node it also counts COMMITs the cluster refused, so the session audits a cluster with
+ * the wsrep_ figures (dg_clusterstats) instead: the cluster's sequence number less the
+ * certification failures.
  *
  * Layout: the monitor connection's reconnect; statistics; server facts; table_exists.
  */
@@ -46,6 +49,27 @@ static int with_reconnect(my_conn *c, int (*fn)(dg_conn *, void *, dg_err *), vo
     return dg_backend_with_reconnect(&c->base, true, reopen, fn, arg, err);
 }
 
+/* One Galera status figure (its name after "wsrep_") into *cl. */
+static void wsrep_figure(dg_clusterstats *cl, const char *name, int64_t v)
+{
+    if (!strcasecmp(name, "last_committed"))
+        cl->seqno = v;
+    else if (!strcasecmp(name, "local_cert_failures"))
+        cl->cert_failures = v;
+    else if (!strcasecmp(name, "local_bf_aborts"))
+        cl->bf_aborts = v;
+    else if (!strcasecmp(name, "local_replays"))
+        cl->replays = v;
+    else if (!strcasecmp(name, "flow_control_paused_ns"))
+        cl->flow_paused_ns = v;
+    else if (!strcasecmp(name, "cluster_size"))
+        cl->size = v;
+    else if (!strcasecmp(name, "local_state")) /* 4: Synced */
+        cl->synced = v == 4;
+    else if (!strcasecmp(name, "local_recv_queue"))
+        cl->recv_queue = v;
+}
+
 static int read_stats(dg_conn *conn, void *arg, dg_err *err)
 {
     my_conn *c = (my_conn *)conn;
@@ -54,7 +78,11 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
     int rc = dg_mysql_query_result(c,
                           "SHOW GLOBAL STATUS WHERE Variable_name IN ("
                           "'Innodb_buffer_pool_read_requests', 'Innodb_buffer_pool_reads', "
-                          "'Innodb_pages_written', 'Com_commit', 'Com_rollback')",
+                          "'Innodb_pages_written', 'Com_commit', 'Com_rollback', "
+                          "'wsrep_last_committed', 'wsrep_local_cert_failures', "
+                          "'wsrep_local_bf_aborts', 'wsrep_local_replays', "
+                          "'wsrep_flow_control_paused_ns', 'wsrep_cluster_size', "
+                          "'wsrep_local_state', 'wsrep_local_recv_queue')",
                           &res, err);
     if (rc)
         return rc;
@@ -75,7 +103,11 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
             out->commits = v;
         else if (!strcasecmp(row[0], "Com_rollback"))
             out->rollbacks = v;
+        else if (!strncasecmp(row[0], "wsrep_", 6))
+            wsrep_figure(&out->cluster, row[0] + 6, v);
     }
+    if (out->cluster.size <= 0) /* no Galera provider, or a node out of any cluster */
+        memset(&out->cluster, 0xff, sizeof out->cluster);
     dg_my.mysql_free_result(res);
     /* read requests are logical reads; the reads among them that missed went to disk */
     out->cache_hits = requests >= 0 && reads >= 0 ? requests - reads : -1;

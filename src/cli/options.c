@@ -44,6 +44,8 @@ typedef enum kind {
     K_SETTING,  /* NAME=VALUE appended to a dg_setting list; repeatable */
     K_SCRIPT,   /* FILE[@WEIGHT] appended to the script list, WEIGHT a decimal integer
                    within [min, max]; repeatable */
+    K_EVENT,    /* TIME:COMMAND appended to the event list, TIME a duration within
+                   [min, max] (ns; bare numbers are seconds); repeatable */
 } kind;
 
 #define RUNS (DG_CMD_RUN | DG_CMD_SWEEP)
@@ -65,7 +67,7 @@ typedef struct optdef {
     unsigned cmds;
     const char *help;
     size_t off;       /* field in dg_options */
-    size_t count_off; /* K_SETTING / K_SCRIPT: the count field */
+    size_t count_off; /* K_SETTING / K_SCRIPT / K_EVENT: the count field */
     size_t given_off; /* bool set when given (0: none) */
     double min, max;  /* the accepted range (see the kinds), whole numbers except for
                          K_DOUBLE; both 0: none declared. Every value a kind with a range
@@ -165,6 +167,10 @@ static const optdef optdefs[] = {
      "send a transaction's statements without waiting for each answer: one round trip (tpcb, scripts; 'dbgauge list' says which databases)",
      F(pipeline), 0, 0, 0, 0},
     {"mix", 0, K_STRING, "NAME=W,...", RUNS, "change transaction weights", F(mix), 0, 0, 0, 0},
+    {"event", 0, K_EVENT, "TIME:COMMAND", RUNS,
+     "run a shell command TIME into the measured phase (e.g. 30s:'systemctl restart x'), "
+     "recorded and marked on the time charts; repeatable",
+     F(events), F(nevents), 0, 0, 365 * B_DAY},
     {"file", 'f', K_SCRIPT, "FILE[@W]", RUNS, "pgbench-style script with weight; repeatable",
      F(scripts), F(nscripts), 0, 0, 2147483647},
     {"define", 'D', K_SETTING, "NAME=VALUE", RUNS, "script variable; repeatable", F(defines),
@@ -428,6 +434,28 @@ static int set_value(dg_options *o, const optdef *d, const char *val, const char
         dg_setting *list = field;
         list[*count].name = xstrndup(val, (size_t)(eq - val));
         list[*count].value = eq + 1;
+        (*count)++;
+        break;
+    }
+    case K_EVENT: {
+        int *count = (int *)(base + d->count_off);
+        const char *colon = strchr(val, ':');
+        char *t = colon ? xstrndup(val, (size_t)(colon - val)) : NULL;
+        int64_t ns = 0;
+        int bad = !t || dg_parse_duration(t, DG_NS_PER_S, &ns);
+        free(t);
+        if (bad)
+            return dg_err_fail(err, DG_E_INVAL,
+                               "invalid value '%s' for %s: expected TIME:COMMAND (e.g. 30s:'COMMAND')",
+                               val, shown);
+        if (!in_range(d, ns) || !colon[1])
+            return dg_err_fail(err, DG_E_INVAL, "%s for %s in '%s'",
+                               !colon[1] ? "no command" : "a time out of range", shown, val);
+        if (*count >= DG_MAX_LIST)
+            return dg_err_fail(err, DG_E_INVAL, "too many %s options (at most %d)", shown, DG_MAX_LIST);
+        dg_event_spec *list = field;
+        list[*count].at_ns = ns;
+        list[*count].command = colon + 1;
         (*count)++;
         break;
     }
@@ -720,7 +748,7 @@ static int parse_argv(int argc, char **argv, dg_options *o, arg_kind *kinds, siz
             skips[i] = (size_t)(val - argv[i]);
         }
         const char **first = &given[d - optdefs];
-        if (d->k != K_SETTING && d->k != K_SCRIPT) { /* the repeatable kinds */
+        if (d->k != K_SETTING && d->k != K_SCRIPT && d->k != K_EVENT) { /* the repeatable kinds */
             if (*first && d->k == K_FLAG)
                 return dg_err_fail(err, DG_E_INVAL, "--%s given twice", d->lname);
             if (*first)
@@ -1157,6 +1185,7 @@ bool dg_cli_option_info(size_t i, dg_cli_optinfo *out)
         [K_DURATION] = "duration", [K_MS] = "ms",     [K_PERIOD] = "period",
         [K_SIZE] = "size",     [K_COUNT] = "count",   [K_DOUBLE] = "double",
         [K_STRING] = "string", [K_SETTING] = "setting", [K_SCRIPT] = "script",
+        [K_EVENT] = "event",
     };
     if (i >= NOPTS)
         return false;
@@ -1165,7 +1194,7 @@ bool dg_cli_option_info(size_t i, dg_cli_optinfo *out)
     out->name = d->lname;
     out->cmds = d->cmds;
     out->kind = kinds[d->k];
-    out->repeatable = d->k == K_SETTING || d->k == K_SCRIPT;
+    out->repeatable = d->k == K_SETTING || d->k == K_SCRIPT || d->k == K_EVENT;
     out->ranged = d->min != 0 || d->max != 0;
     out->min = d->min;
     out->max = d->max;

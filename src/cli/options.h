@@ -12,6 +12,7 @@
 #define DG_CLI_OPTIONS_H
 
 #include "backend/backend.h"
+#include "session/events.h"
 #include "workload/workload.h"
 
 #include <jansson.h>
@@ -80,6 +81,8 @@ typedef struct dg_options {
     const char *results_dir;
     bool no_results;
     dg_script_arg scripts[DG_MAX_LIST]; /* -f FILE[@WEIGHT] */
+    dg_event_spec events[DG_MAX_LIST];  /* --event TIME:COMMAND */
+    int nevents;
     int nscripts;
     dg_setting defines[DG_MAX_LIST];    /* -D NAME=VALUE */
     int ndefines;

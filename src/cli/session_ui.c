@@ -80,6 +80,8 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->start_at_ns = o->start_at_ns;
     cfg->start_at = o->start_at;
     cfg->server_host = o->server_host;
+    cfg->events = o->events;
+    cfg->nevents = o->nevents;
     cfg->terminals = (int)o->terminals;
     cfg->whole_terminals = (int)o->terminals;
     if (o->part_n > 1) { /* this process runs its share of the terminals and of the rate */

@@ -69,6 +69,45 @@ static void server_host_line(FILE *out, const json_t *sh)
     }
 }
 
+/* A run on several nodes: what each did; on Galera, the conflicts the cluster caused
+ * (among the errors and retries: the client sees them as deadlocks). */
+static void cluster_lines(FILE *out, const json_t *doc)
+{
+    const json_t *conf = dg_res_get(doc, "totals.conflicts");
+    if (conf)
+        fprintf(out, "  conflicts: %.0f certification failures, %.0f brute-force aborts, %.0f replays "
+                     "(the cluster's, among the errors and retries above)\n",
+                num(conf, "cert_failures"), num(conf, "bf_aborts"), num(conf, "replays"));
+    size_t i;
+    json_t *nd;
+    json_array_foreach(dg_res_get(doc, "cluster.nodes"), i, nd)
+    {
+        const json_t *c = json_object_get(nd, "conflicts");
+        fprintf(out, "  node %s: %.0f transactions (%.1f per second), errors %.0f", dg_res_str(nd, "node"),
+                num(nd, "transactions"), num(nd, "tps"), num(nd, "errors"));
+        if (json_is_object(c))
+            fprintf(out, ", %.0f certification failures, %.0f brute-force aborts",
+                    num(c, "cert_failures"), num(c, "bf_aborts"));
+        if (num(nd, "arrivals") > 0)
+            fprintf(out, ", %.0f terminal%s moved here", num(nd, "arrivals"),
+                    num(nd, "arrivals") == 1 ? "" : "s");
+        fprintf(out, "%s\n", strcmp(dg_res_str(nd, "status") ? dg_res_str(nd, "status") : "", "ok")
+                                  ? " (no figures from it at the end)" : "");
+    }
+    const json_t *au = dg_res_get(doc, "cluster.audit");
+    if (!au)
+        return;
+    if (json_is_boolean(json_object_get(au, "exact")))
+        fprintf(out, "  cluster audit: %.0f committed by the cluster's count, %.0f by dbgauge's: %s\n",
+                num(au, "cluster_committed"), num(au, "dbgauge_committed"),
+                json_is_true(json_object_get(au, "exact"))        ? "exact"
+                : json_is_true(json_object_get(au, "consistent")) ? "the difference is among the "
+                                                                    "transactions whose outcome is unknown"
+                                                                  : "DIFFERENT");
+    else if (dg_res_str(au, "why"))
+        fprintf(out, "  cluster audit: not exact (%s)\n", dg_res_str(au, "why"));
+}
+
 void dg_report_text_run(FILE *out, const json_t *doc)
 {
     const json_t *run = dg_res_get(doc, "run");
@@ -88,6 +127,7 @@ void dg_report_text_run(FILE *out, const json_t *doc)
         fprintf(out, "  of the errors, %.0f lost the connection while committing: their outcome is "
                      "unknown (not counted as committed)\n",
                 unk);
+    cluster_lines(out, doc);
     double tpm = num(doc, "workload_metrics.tpmC");
     if (isfinite(tpm))
         fprintf(out, "  tpmC (New-Order per minute): %.1f\n", tpm);

@@ -140,6 +140,7 @@ typedef struct slot {
     dg_hist lag;
     uint64_t reconnects;
     int64_t downtime_ns;
+    dg_node_counts *nodes; /* [nnodes] of a cluster run, else NULL */
     int npending;
     uint64_t pending[PENDING_MAX]; /* last: a thinking terminal touches only its start */
 } slot;
@@ -173,6 +174,7 @@ typedef struct terminal {
     run *r;
     dg_conn *conn;
     void *wl_state;
+    int node;                 /* the host of a cluster URL it is on (0 otherwise) */
     dg_prng rng;
     pthread_t thread;
     bool started;
@@ -189,6 +191,7 @@ typedef struct terminal {
     int last_gen; /* the collector's report_gen when it last sampled the cache */
     atomic_llong finished_ns; /* when it left its loop, before closing its session */
     dg_drain_stats *drain;    /* [type]: completions after the deadline (this thread's) */
+    dg_node_counts *node_drain; /* [nnodes] of a cluster run: the same by host */
     uint64_t *hist_block;     /* the counters of both slots' histograms, one mapping */
     int init_rc;
     dg_err *init_err;         /* why it could not start (allocated then) */
@@ -206,6 +209,8 @@ struct run {
     double *cum_weight; /* cumulative weights of the transaction types */
     double total_weight;
     terminal *terms;    /* [cfg->terminals], aligned */
+    int nnodes;         /* hosts of a cluster URL; 0: not a cluster run */
+    atomic_bool node_down_said[DG_MAX_NODES]; /* "host X down" warned once */
     pthread_mutex_t gate_lock; /* start gate: terminals report ready, then wait for go */
     pthread_cond_t ready_cond; /* a terminal is ready: only dg_run waits on it */
     pthread_cond_t go_cond;    /* the gate opened: the terminals wait on it */
@@ -358,6 +363,49 @@ static void connect_gate_leave(run *r, int64_t took_ns)
     atomic_fetch_add(&r->conn_done, 1);
 }
 
+static int connect_one(run *r, const char *url, dg_conn **conn, dg_err *err)
+{
+    return r->cfg->connect ? r->cfg->connect(r->cfg->connect_arg, url, r->cfg->connopts, conn, err)
+                           : dg_connect(url, r->cfg->connopts, conn, err);
+}
+
+/* A cluster run: the terminal's host, else the next ones in order (the host it reaches
+ * becomes its own, counted as an arrival there); a host found down is said once. When
+ * every host refuses, the first host's error (with every reason in the message). */
+static int connect_node(terminal *t, dg_conn **conn, dg_err *err)
+{
+    run *r = t->r;
+    const dg_nodelist *nl = r->cfg->nodes;
+    int rc = 0;
+    for (int k = 0; k < r->nnodes; k++) {
+        int i = (t->node + k) % r->nnodes;
+        dg_err e;
+        dg_err_clear(&e);
+        rc = connect_one(r, nl->urls[i], conn, &e);
+        if (rc == 0) {
+            if (i != t->node) {
+                t->node = i;
+                int64_t tok = dg_phaser_enter(&t->ph);
+                t->slots[dg_phaser_buffer(tok)].nodes[i].arrivals++;
+                dg_phaser_exit(&t->ph, tok);
+            }
+            return 0;
+        }
+        if (k == 0)
+            *err = e;
+        else
+            snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                     "; %s: %s", nl->names[i], e.msg);
+        if (e.cls == DG_EC_USER)
+            break; /* a wrong password or a missing database: the next host will not help */
+        if (!atomic_exchange(&r->node_down_said[i], true))
+            dg_log_warn("host %s of the URL did not accept a connection (%s): its terminals "
+                        "go on the next host",
+                        nl->names[i], e.msg);
+    }
+    return rc;
+}
+
 static int open_session(terminal *t, dg_err *err)
 {
     run *r = t->r;
@@ -366,7 +414,8 @@ static int open_session(terminal *t, dg_err *err)
         return dg_err_set(err, DG_E_STOPPED, DG_EC_FATAL, 0, NULL,
                           "stopped while waiting to connect");
     int64_t t0 = dg_now_ns();
-    int rc = r->cfg->connect
+    int rc = r->nnodes ? connect_node(t, &conn, err)
+             : r->cfg->connect
                  ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &conn, err)
                  : dg_connect(r->cfg->url, r->cfg->connopts, &conn, err);
     connect_gate_leave(r, dg_now_ns() - t0);
@@ -412,6 +461,12 @@ static bool reconnect(terminal *t)
     t->down_since = t->booked_until = dg_now_ns();
     pthread_mutex_unlock(&t->down_lock);
     close_session(t);
+    if (r->nnodes > 1) { /* its host is gone: the next one first (and it is counted there) */
+        t->node = (t->node + 1) % r->nnodes;
+        int64_t tok = dg_phaser_enter(&t->ph);
+        t->slots[dg_phaser_buffer(tok)].nodes[t->node].arrivals++;
+        dg_phaser_exit(&t->ph, tok);
+    }
     bool ok = false;
     while (!stop_requested() && dg_now_ns() < r->end_ns) {
         dg_err e;
@@ -632,6 +687,12 @@ static inline void record_tx(run *r, terminal *t, const loop_params *lp, int typ
             d->errors++;
             d->unknown += e->outcome_unknown;
         }
+        if (t->node_drain) {
+            dg_node_counts *nc = &t->node_drain[t->node];
+            nc->tx += rc == 0;
+            nc->rollbacks += rc == 0 && outcome == DG_TX_ROLLED_BACK;
+            nc->errors += rc != 0;
+        }
         return;
     }
     int64_t tok = dg_phaser_enter(&t->ph);
@@ -659,6 +720,12 @@ static inline void record_tx(run *r, terminal *t, const loop_params *lp, int typ
     if (tries > 0) {
         ts->retries += (uint64_t)tries;
         ts->retried++;
+    }
+    if (s->nodes) {
+        dg_node_counts *nc = &s->nodes[t->node];
+        nc->tx += rc == 0;
+        nc->rollbacks += rc == 0 && outcome == DG_TX_ROLLED_BACK;
+        nc->errors += rc != 0;
     }
     dg_phaser_exit(&t->ph, tok);
     int gen = atomic_load_explicit(&r->report_gen, memory_order_relaxed);
@@ -923,6 +990,20 @@ static void free_slot(slot *s)
 {
     free(s->tx); /* the histograms' counters are the terminal's block */
     s->tx = NULL;
+    free(s->nodes);
+    s->nodes = NULL;
+}
+
+static void add_nodes(dg_node_counts *to, dg_node_counts *from, int n, bool reset)
+{
+    for (int i = 0; i < n; i++) {
+        to[i].tx += from[i].tx;
+        to[i].rollbacks += from[i].rollbacks;
+        to[i].errors += from[i].errors;
+        to[i].arrivals += from[i].arrivals;
+        if (reset)
+            memset(&from[i], 0, sizeof from[i]);
+    }
 }
 
 /* Slot `which` of a terminal whose block holds 2 * (ntx + 1) histograms. */
@@ -942,6 +1023,7 @@ typedef struct interval_acc {
     dg_hist lag;
     uint64_t reconnects;
     int64_t downtime_ns;
+    dg_node_counts *nodes; /* [nnodes] of a cluster run */
 } interval_acc;
 
 /* An interval's accumulator emptied, after its report. */
@@ -953,6 +1035,8 @@ static void iv_reset(run *r, interval_acc *iv)
     dg_hist_reset(&iv->lag);
     iv->reconnects = 0;
     iv->downtime_ns = 0;
+    if (iv->nodes)
+        memset(iv->nodes, 0, sizeof *iv->nodes * (size_t)r->nnodes);
 }
 
 /* Flips every terminal, adds what they recorded since the last flip to iv, and resets
@@ -978,6 +1062,8 @@ static void collect(run *r, interval_acc *iv)
         dg_hist_reset(&s->lag);
         iv->reconnects += s->reconnects;
         iv->downtime_ns += s->downtime_ns;
+        if (s->nodes)
+            add_nodes(iv->nodes, s->nodes, r->nnodes, true);
         s->reconnects = 0;
         s->downtime_ns = 0;
         /* a terminal still without a connection: its outage so far belongs here */
@@ -1009,6 +1095,8 @@ static void report_interval(run *r, interval_acc *iv, int phase, int64_t t_end, 
     dg_hist_merge(&o->lag[phase], &iv->lag);
     o->reconnects += iv->reconnects;
     o->downtime_ns += iv->downtime_ns;
+    if (r->nnodes)
+        add_nodes(o->nodes[phase], iv->nodes, r->nnodes, false);
     if (!r->cfg->on_interval)
         return;
     int active = 0;
@@ -1039,6 +1127,8 @@ static void report_interval(run *r, interval_acc *iv, int phase, int64_t t_end, 
         .active_terminals = active,
         .cache_hits = have_cache ? hits : -1,
         .cache_misses = have_cache ? misses : -1,
+        .nnodes = r->nnodes,
+        .nodes = iv->nodes,
     };
     r->cfg->on_interval(r->cfg->arg, &rep);
 }
@@ -1057,7 +1147,11 @@ void dg_run_stats_free(dg_run_stats *st)
         return;
     free(st->drain);
     st->drain = NULL;
+    free(st->node_drain);
+    st->node_drain = NULL;
     for (int p = 0; p < 2; p++) {
+        free(st->nodes[p]);
+        st->nodes[p] = NULL;
         if (st->tx[p]) {
             for (int i = 0; i < st->ntx; i++)
                 dg_txstats_destroy(&st->tx[p][i]);
@@ -1069,10 +1163,16 @@ void dg_run_stats_free(dg_run_stats *st)
     }
 }
 
-static int init_stats(dg_run_stats *o, int ntx)
+static int init_stats(dg_run_stats *o, int ntx, int nnodes)
 {
     memset(o, 0, sizeof *o);
     o->ntx = ntx;
+    o->nnodes = nnodes;
+    if (nnodes) {
+        o->node_drain = xcalloc((size_t)nnodes, sizeof *o->node_drain);
+        for (int p = 0; p < 2; p++)
+            o->nodes[p] = xcalloc((size_t)nnodes, sizeof *o->nodes[p]);
+    }
     o->cache_hits = o->cache_misses = -1;
     o->drain = xcalloc((size_t)ntx, sizeof *o->drain);
     for (int p = 0; p < 2; p++) {
@@ -1086,9 +1186,11 @@ static int init_stats(dg_run_stats *o, int ntx)
     return 0;
 }
 
-static void iv_init(interval_acc *iv, int ntx)
+static void iv_init(interval_acc *iv, int ntx, int nnodes)
 {
     memset(iv, 0, sizeof *iv);
+    if (nnodes)
+        iv->nodes = xcalloc((size_t)nnodes, sizeof *iv->nodes);
     iv->tx = xcalloc((size_t)ntx, sizeof *iv->tx);
     for (int i = 0; i < ntx; i++)
         dg_txstats_init(&iv->tx[i]);
@@ -1103,6 +1205,7 @@ static void iv_free(interval_acc *iv, int ntx)
     free(iv->tx);
     dg_txstats_destroy(&iv->all);
     dg_hist_destroy(&iv->lag);
+    free(iv->nodes);
 }
 
 /* The run's shared state before any terminal starts: the mix's cumulative weights, the
@@ -1116,6 +1219,7 @@ static int run_init(run *r, const dg_run_config *cfg, dg_workload *wl, dg_run_st
     r->ntx = wl->ntx;
     r->out = out;
     r->end_ns = INT64_MAX;
+    r->nnodes = cfg->nodes && cfg->nodes->n > 1 ? cfg->nodes->n : 0;
     r->cum_weight = xcalloc((size_t)wl->ntx, sizeof *r->cum_weight);
     for (int i = 0; i < wl->ntx; i++) {
         r->total_weight += wl->tx[i].weight;
@@ -1135,6 +1239,27 @@ static int run_init(run *r, const dg_run_config *cfg, dg_workload *wl, dg_run_st
     pthread_cond_init(&r->go_cond, NULL);
     r->terms = xpages_zalloc(sizeof(terminal) * (size_t)cfg->terminals);
     return 0;
+}
+
+/* A cluster run: the terminal's host and its per-host counters. */
+static void place_terminal(run *r, terminal *t)
+{
+    t->node_drain = xcalloc((size_t)r->nnodes, sizeof *t->node_drain);
+    for (int b = 0; b < 2; b++)
+        t->slots[b].nodes = xcalloc((size_t)r->nnodes, sizeof *t->slots[b].nodes);
+    switch (r->cfg->nodes->place) {
+    case DG_PLACE_FIRST:
+        t->node = 0;
+        break;
+    case DG_PLACE_RANDOM: { /* from the seed, not the terminal's own stream: the same
+                               transactions as an unplaced run */
+        uint64_t x = r->cfg->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(t->id + 1));
+        t->node = (int)(dg_splitmix64(&x) % (uint64_t)r->nnodes);
+        break;
+    }
+    default:
+        t->node = t->id % r->nnodes;
+    }
 }
 
 /* Each terminal's state: its generator (from one seeded stream, so runs repeat with
@@ -1164,6 +1289,8 @@ static int init_terminals(run *r, dg_err *err)
             return dg_err_fail(err, DG_E_NOMEM, "out of memory for terminal statistics");
         init_slot(&t->slots[0], r->ntx, t->hist_block, 0);
         init_slot(&t->slots[1], r->ntx, t->hist_block, 1);
+        if (r->nnodes)
+            place_terminal(r, t);
     }
     return 0;
 }
@@ -1375,6 +1502,8 @@ static int sum_terminals(run *r)
             hits += h;
             misses += atomic_load(&t->cache_misses);
         }
+        if (t->node_drain)
+            add_nodes(out->node_drain, t->node_drain, r->nnodes, false);
         for (int i = 0; i < r->ntx; i++) {
             const dg_drain_stats *d = &t->drain[i];
             dg_drain_stats *o = &out->drain[i];
@@ -1460,6 +1589,7 @@ static void run_free(run *r)
         dg_hist_block_unmap(r->terms[k].hist_block, 2 * (r->ntx + 1));
         pthread_mutex_destroy(&r->terms[k].down_lock);
         free(r->terms[k].drain);
+        free(r->terms[k].node_drain);
         free(r->terms[k].init_err);
     }
     xpages_free(r->terms, sizeof(terminal) * (size_t)r->cfg->terminals);
@@ -1472,7 +1602,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     if (wl->ntx > PENDING_TYPES)
         return dg_err_fail(err, DG_E_INVAL, "%d transaction types: at most %d", wl->ntx,
                            PENDING_TYPES);
-    int rc = init_stats(out, wl->ntx);
+    int rc = init_stats(out, wl->ntx, cfg->nodes && cfg->nodes->n > 1 ? cfg->nodes->n : 0);
     if (rc)
         return dg_err_fail(err, rc, "out of memory for statistics");
     out->started_wall_ns = dg_wall_ns();
@@ -1481,7 +1611,7 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     if ((rc = run_init(&r, cfg, wl, out, err)) != 0)
         return rc;
     interval_acc iv;
-    iv_init(&iv, r.ntx);
+    iv_init(&iv, r.ntx, r.nnodes);
     if ((rc = init_terminals(&r, err)) != 0)
         goto cleanup;
     int nstarted = 0;

@@ -17,6 +17,7 @@
 #define DG_RUNNER_RUNNER_H
 
 #include "backend/backend.h"
+#include "backend/nodes.h"
 #include "runner/sched.h"
 #include "stats/txstats.h"
 #include "workload/workload.h"
@@ -25,6 +26,15 @@
 #include <stdint.h>
 
 enum { DG_PHASE_WARMUP = 0, DG_PHASE_MEASURE = 1 };
+
+/* What the terminals did on one host of a cluster URL (dg_run_config.nodes). */
+typedef struct dg_node_counts {
+    uint64_t tx;        /* completed (as dg_txstats.count, business rollbacks included) */
+    uint64_t rollbacks; /* business rollbacks among them */
+    uint64_t errors;    /* failed attempts' transactions */
+    uint64_t arrivals;  /* terminals that connected to it after a failover (or a host down
+                           at the start) */
+} dg_node_counts;
 
 typedef struct dg_interval_report {
     int phase;
@@ -40,10 +50,17 @@ typedef struct dg_interval_report {
     int active_terminals;
     int64_t cache_hits;      /* summed per-connection counters (DG_CAP_CONN_CACHE_STATS), */
     int64_t cache_misses;    /*   cumulative since connect; -1 if not available */
+    int nnodes;              /* hosts of a cluster URL (0: not a cluster run) */
+    const dg_node_counts *nodes; /* [nnodes], this interval */
 } dg_interval_report;
 
 typedef struct dg_run_config {
     const char *url;
+    /* A URL with several hosts (a cluster), split (backend/nodes.h): terminal t starts on
+     * host t mod n (place=terminal), on the first that answers (first) or on one drawn
+     * from the seed (random), moves on to the next host when its own is lost or down, and
+     * its transactions are counted per host. NULL, or one host: every terminal on url. */
+    const dg_nodelist *nodes;
     const dg_connopts *connopts;
     int terminals;
     /* terminals numbered run-wide (a part of a run split over processes, --part): this
@@ -126,6 +143,9 @@ typedef struct dg_run_stats {
     uint64_t errors_dropped; /* errors of kinds beyond DG_RUN_MAX_ERRORS */
     int64_t cache_hits, cache_misses; /* per-connection counters at the end (-1 n/a) */
     int workers;             /* the events engine's worker threads; 0: a thread per terminal */
+    int nnodes;              /* hosts of a cluster URL (0: not a cluster run) */
+    dg_node_counts *nodes[2];/* [phase][nnodes] */
+    dg_node_counts *node_drain; /* [nnodes]: completed after the deadline */
     dg_sched_stats sched;    /* its loops' figures, summed (lag_max_ns: the largest) */
 } dg_run_stats;
 

@@ -18,6 +18,7 @@
 #define DG_SESSION_LOAD_H
 
 #include "backend/backend.h"
+#include "session/events.h"
 #include "workload/loader.h"
 #include "workload/workload.h"
 
@@ -87,6 +88,8 @@ typedef struct dg_session_config {
     int max_tries;
     int workers;                    /* the events engine's threads; 0: a thread per terminal */
     bool pipeline;                  /* terminals pipeline their transactions */
+    const dg_event_spec *events;    /* --event: commands at times into the measured phase */
+    int nevents;
 
     /* server settings a sweep had --server-ctl apply (--vary server.NAME): recorded with
      * the value the server shows for each after the restart */

@@ -31,6 +31,8 @@
 #include "session/load.h"
 #include "session/sampler.h"
 #include "monitor/srvhost.h"
+#include "session/cluster.h"
+#include "session/events.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -66,6 +68,8 @@ typedef struct run_ctx {
                                  has no start) */
     bool prev_ok;             /* the previous interval's sample came back */
     dg_srvhost *srv;          /* the server host's sampler (NULL: none) */
+    dg_cluster *cluster;      /* each node's monitor, for a URL with several hosts (NULL) */
+    dg_events *events;        /* --event's commands, from the clock's start (NULL: none) */
     int srv_late;             /* measured intervals whose server sample was late */
     double *lag_p99_ms;       /* each measured interval's schedule lag, p99 (rate-paced runs) */
     int nlag, cap_lag;
@@ -84,6 +88,7 @@ static void all_unknown(dg_dbstats *s)
 static void on_start(void *arg)
 {
     run_ctx *c = arg;
+    c->events = dg_events_start(c->cfg->events, c->cfg->nevents, dg_now_ns() + c->cfg->warmup_ns);
     dg_sysample_take(c->block_device, &c->sys_prev);
     c->sys_start[0] = c->sys_prev;
     c->sys_started[0] = true;
@@ -235,6 +240,9 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         c->lag_p99_ms[c->nlag++] = isfinite(lag) ? lag : 0;
     }
     json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses, lag, srv_status, &srv);
+    if (c->cluster)
+        json_object_set_new(j, "nodes",
+                            dg_cluster_interval(c->cluster, iv, dg_now_ns() + c->sample_wait_ns));
     const dg_session_ui *ui = c->cfg->ui;
     if (ui && ui->interval) /* the end on the wall clock: now, less the time since the end */
         ui->interval(ui->arg, j, warm, dg_wall_ns() - (dg_now_ns() - iv->end_mono_ns));
@@ -717,6 +725,10 @@ static void begin_document(session_run *s)
         dg_log_warn("cannot read server settings: %s", e.msg);
     if (dg_stats(s->conn, &s->db_before, NULL))
         all_unknown(&s->db_before);
+    dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
+                      .application_name = "dbgauge"};
+    if ((s->ctx.cluster = dg_cluster_open(cfg->db, &co)) != NULL)
+        dg_cluster_begin(s->ctx.cluster, dg_now_ns() + 5 * DG_NS_PER_S);
 
     ctx->cfg = cfg;
     /* statistics come from their own thread, so a stalled server cannot stall the
@@ -776,8 +788,16 @@ static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
         .on_start = on_start,
         .arg = &s->ctx,
     };
+    dg_nodelist nodes;
+    int rc = dg_url_nodes(cfg->db, &nodes, err);
+    if (rc) {
+        *stage = DG_STAGE_RUN;
+        return rc;
+    }
+    rcfg.nodes = &nodes;
     raise_nofile(cfg->terminals, dg_has_cap(s->conn, DG_CAP_EMBEDDED));
-    int rc = dg_run(&rcfg, cfg->wl, &s->st, err);
+    rc = dg_run(&rcfg, cfg->wl, &s->st, err);
+    dg_nodelist_free(&nodes);
     s->have_stats = true;
     if (rc) {
         *stage = DG_STAGE_RUN;
@@ -851,6 +871,32 @@ static int workload_metrics(session_run *s, dg_doc_metric *out)
     return nm;
 }
 
+/* A run on several nodes: their parts of the document (session/cluster.h). On one node
+ * of a Galera cluster: its conflicts, and the commit count Com_commit gets wrong (it
+ * counts the COMMITs the cluster refused) as the cluster's sequence counts it. */
+static void cluster_parts(session_run *s)
+{
+    if (s->ctx.cluster) {
+        dg_url u;
+        dg_place place = DG_PLACE_TERMINAL;
+        if (dg_url_parse(s->cfg->db, &u, NULL) == 0) {
+            place = u.place;
+            dg_url_free(&u);
+        }
+        dg_cluster_finish(s->ctx.cluster, &s->st, place, closing_deadline(2 * DG_NS_PER_S), s->doc);
+        return;
+    }
+    const dg_clusterstats *a = &s->db_before.cluster, *b = &s->db_after.cluster;
+    json_t *conf = dg_cluster_conflicts_json(a, b);
+    if (!conf)
+        return;
+    json_object_set_new(json_object_get(s->doc, "totals"), "conflicts", conf);
+    json_t *mon = json_object_get(s->doc, "monitor");
+    if (mon && a->cert_failures >= 0 && b->cert_failures >= 0)
+        json_object_set_new(mon, "server_commits",
+                            json_integer(b->seqno - a->seqno - (b->cert_failures - a->cert_failures)));
+}
+
 /* The finished run's figures into the document (results/doc.c names them). */
 static void finish_document(session_run *s)
 {
@@ -904,6 +950,12 @@ static void finish_document(session_run *s)
         .extra = cfg->extra,
     };
     dg_doc_run_finish(s->doc, &r);
+    cluster_parts(s);
+    if (s->ctx.events) {
+        json_object_set_new(s->doc, "events",
+                            dg_events_finish(s->ctx.events, closing_deadline(5 * DG_NS_PER_S)));
+        s->ctx.events = NULL;
+    }
     for (int i = 0; i < w.n; i++)
         free(w.msg[i]);
     free(drain);
@@ -930,6 +982,8 @@ static void session_end(session_run *s)
     if (s->have_stats)
         dg_run_stats_free(&s->st);
     dg_srvhost_close(ctx->srv);
+    dg_cluster_close(ctx->cluster);
+    json_decref(dg_events_finish(ctx->events, closing_deadline(DG_NS_PER_S)));
     json_decref(ctx->intervals);
     json_decref(ctx->warm_intervals);
     free(ctx->lag_p99_ms);

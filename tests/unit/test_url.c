@@ -12,6 +12,7 @@
 #include "dgtest.h"
 
 #include "backend/backend.h"
+#include "backend/nodes.h"
 #include "core/err.h"
 
 #include <stdbool.h>
@@ -224,6 +225,24 @@ static const struct {
     {"postgres://h:99999999999999999999",
      "invalid database URL 'postgres://h:99999999999999999999': bad port"},
     {"mysql://[::1]:x/db", "invalid database URL 'mysql://[::1]:x/db': bad port"},
+    /* host lists (clusters) */
+    {"postgres://u@h1:5432,h2:x/db", "invalid database URL 'postgres://u@h1:5432,h2:x/db': bad port"},
+    {"postgres://u@h1,,h2/db",
+     "invalid database URL 'postgres://u@h1,,h2/db': an empty host in the host list (expected "
+     "h1:p1,h2:p2)"},
+    {"mysql://u@,h2/db",
+     "invalid database URL 'mysql://u@,h2/db': an empty host in the host list (expected "
+     "h1:p1,h2:p2)"},
+    {"firebird://h1,h2//x.fdb",
+     "invalid database URL 'firebird://h1,h2//x.fdb': several hosts in one URL (a cluster) are "
+     "for postgres: and mysql: URLs"},
+    {"postgres://u:secret@h1,h2/db?place=near",
+     "invalid database URL 'postgres://u:***@h1,h2/db?place=near': ?place= takes terminal "
+     "(terminal t on host t mod n, the default), first (the first host that answers, the next "
+     "on failure) or random"},
+    {"mysql://h1,h2,h3,h4,h5,h6,h7,h8,h9,h10,h11,h12,h13,h14,h15,h16,h17/db",
+     "invalid database URL 'mysql://h1,h2,h3,h4,h5,h6,h7,h8,h9,h10,h11,h12,h13,h14,h15,h16,h17/db': "
+     "more than 16 hosts in one URL"},
     /* the message shows the URL without its password */
     {"postgres://u:secret@h:99999/db",
      "invalid database URL 'postgres://u:***@h:99999/db': bad port"},
@@ -706,8 +725,55 @@ static void test_count_params(void)
     }
 }
 
+/* A host list: the first host in the dg_url, one URL per host from dg_url_nodes, each
+ * with the user, password, database and parameters, ?place= taken out. */
+static void test_nodes(void)
+{
+    dg_url u;
+    dg_err e;
+    DG_CHECK_INT(dg_url_parse("postgres://u:pw@h1:5433,[::1]:5434,h3/db?place=first&sslmode=disable",
+                              &u, &e), 0);
+    CHECK_OPT_STR(u.host, "h1");
+    DG_CHECK_INT(u.port, 5433);
+    DG_CHECK_INT(u.nnodes, 3);
+    DG_CHECK_INT(u.place, DG_PLACE_FIRST);
+    DG_CHECK_INT(u.nparams, 1);
+    CHECK_OPT_STR(u.params[0].name, "sslmode");
+    CHECK_OPT_STR(u.redacted, "postgres://u:***@h1:5433,[::1]:5434,h3/db?place=first&sslmode=disable");
+    dg_url_free(&u);
+
+    dg_nodelist nl;
+    DG_CHECK_INT(dg_url_nodes("postgres://u:pw@h1:5433,[::1]:5434,h3/db?place=first&sslmode=disable",
+                              &nl, &e), 0);
+    DG_CHECK_INT(nl.n, 3);
+    DG_CHECK_INT(nl.place, DG_PLACE_FIRST);
+    CHECK_OPT_STR(nl.urls[0], "postgres://u:pw@h1:5433/db?sslmode=disable");
+    CHECK_OPT_STR(nl.urls[1], "postgres://u:pw@[::1]:5434/db?sslmode=disable");
+    CHECK_OPT_STR(nl.urls[2], "postgres://u:pw@h3/db?sslmode=disable");
+    CHECK_OPT_STR(nl.names[1], "[::1]:5434");
+    dg_nodelist_free(&nl);
+
+    /* one host: the URL itself, less ?place= */
+    DG_CHECK_INT(dg_url_nodes("mysql://root@127.0.0.1:3306/x?place=random", &nl, &e), 0);
+    DG_CHECK_INT(nl.n, 1);
+    DG_CHECK_INT(nl.place, DG_PLACE_RANDOM);
+    CHECK_OPT_STR(nl.urls[0], "mysql://root@127.0.0.1:3306/x");
+    dg_nodelist_free(&nl);
+    DG_CHECK_INT(dg_url_nodes("sqlite:bench.db", &nl, &e), 0);
+    DG_CHECK_INT(nl.n, 1);
+    CHECK_OPT_STR(nl.urls[0], "sqlite:bench.db");
+    CHECK_OPT_STR(nl.names[0], "");
+    dg_nodelist_free(&nl);
+
+    /* redaction of text: a host list does not end the URL early */
+    char *r = dg_url_redact_text("--db mysql://u:pw@h1:1,h2:2/db --vary db=a:mysql://u:pw@h1,h2/x,b:pg://v:pw2@h/y");
+    CHECK_OPT_STR(r, "--db mysql://u:***@h1:1,h2:2/db --vary db=a:mysql://u:***@h1,h2/x,b:pg://v:***@h/y");
+    free(r);
+}
+
 int main(void)
 {
+    DG_RUN(test_nodes);
     DG_RUN(test_parse_good);
     DG_RUN(test_parse_query);
     DG_RUN(test_parse_bad);
