@@ -446,11 +446,14 @@ static int set_value(dg_options *o, const optdef *d, const char *val, const char
         free(t);
         if (bad)
             return dg_err_fail(err, DG_E_INVAL,
-                               "invalid value '%s' for %s: expected TIME:COMMAND (e.g. 30s:'COMMAND')",
+                               "invalid value '%s' for %s: expected TIME:COMMAND, TIME e.g. 30s, "
+                               "500ms, 2m (%s)",
+                               val, shown, range);
+        if (!in_range(d, ns))
+            return out_of_range(d, val, shown, err);
+        if (!colon[1])
+            return dg_err_fail(err, DG_E_INVAL, "invalid value '%s' for %s: no command after the time",
                                val, shown);
-        if (!in_range(d, ns) || !colon[1])
-            return dg_err_fail(err, DG_E_INVAL, "%s for %s in '%s'",
-                               !colon[1] ? "no command" : "a time out of range", shown, val);
         if (*count >= DG_MAX_LIST)
             return dg_err_fail(err, DG_E_INVAL, "too many %s options (at most %d)", shown, DG_MAX_LIST);
         dg_event_spec *list = field;

@@ -81,13 +81,46 @@ static void read_all(dg_cluster *c, int64_t deadline_ns, bool fresh, dg_dbstats 
     }
 }
 
+/* True when every node that answered has applied the same last write set and has none
+ * waiting (or the nodes are not Galera's). */
+static bool settled(const dg_cluster *c, const dg_dbstats *r, const bool *ok)
+{
+    int64_t seq = -1;
+    for (int i = 0; i < c->n; i++) {
+        const dg_clusterstats *cl = &r[i].cluster;
+        if (!ok[i] || cl->seqno < 0)
+            continue;
+        if ((seq >= 0 && cl->seqno != seq) || cl->recv_queue > 0)
+            return false;
+        seq = cl->seqno;
+    }
+    return true;
+}
+
+/* Fresh readings of every node, again until the nodes have applied everything written
+ * before (a load's last write sets may still be on their way to some) or the deadline. */
+static void read_settled(dg_cluster *c, int64_t deadline_ns, dg_dbstats *r, bool *ok)
+{
+    int64_t t0 = dg_now_ns();
+    for (;;) {
+        read_all(c, deadline_ns, true, r, ok);
+        if (settled(c, r, ok) || dg_now_ns() >= deadline_ns)
+            break;
+        dg_sleep_ns(20 * DG_NS_PER_MS);
+    }
+    if (!settled(c, r, ok))
+        dg_log_warn("the cluster's nodes had not applied the same write sets after %.1f s: the "
+                    "count audit may be off by those in flight",
+                    (double)(dg_now_ns() - t0) / DG_NS_PER_S);
+}
+
 void dg_cluster_begin(dg_cluster *c, int64_t deadline_ns)
 {
     if (!c)
         return;
     dg_dbstats *r = xcalloc((size_t)c->n, sizeof *r);
     bool *ok = xcalloc((size_t)c->n, sizeof *ok);
-    read_all(c, deadline_ns, true, r, ok);
+    read_settled(c, deadline_ns, r, ok);
     for (int i = 0; i < c->n; i++) {
         c->nodes[i].first = c->nodes[i].prev = r[i];
         c->nodes[i].have_first = c->nodes[i].have_prev = ok[i];
@@ -202,7 +235,7 @@ void dg_cluster_finish(dg_cluster *c, const dg_run_stats *st, dg_place place, in
         return;
     dg_dbstats *r = xcalloc((size_t)c->n, sizeof *r);
     bool *ok = xcalloc((size_t)c->n, sizeof *ok);
-    read_all(c, deadline_ns, true, r, ok);
+    read_settled(c, deadline_ns, r, ok);
     json_t *cl = json_object();
     bool galera = false;
     json_t *nodes = json_array();

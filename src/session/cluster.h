@@ -31,7 +31,8 @@ typedef struct dg_cluster dg_cluster;
  * the monitor connection is said (a warning) and shown as down. */
 dg_cluster *dg_cluster_open(const char *url, const dg_connopts *co);
 
-/* Each node's reading before the run (the audit's start), waiting at most until
+/* Each node's reading before the run (the audit's start): again until every node has
+ * applied the same write sets (what a load wrote may still be on its way), at most until
  * deadline_ns (dg_now_ns clock). */
 void dg_cluster_begin(dg_cluster *c, int64_t deadline_ns);
 
@@ -40,7 +41,8 @@ void dg_cluster_begin(dg_cluster *c, int64_t deadline_ns);
  * for the readings. */
 json_t *dg_cluster_interval(dg_cluster *c, const dg_interval_report *iv, int64_t deadline_ns);
 
-/* The closing readings (fresh ones: never an earlier reading answering late), then the
+/* The closing readings (fresh ones, again until the nodes have applied the same write
+ * sets, at most until deadline_ns), then the
  * document's parts: "cluster" (kind, placement, each node's totals, conflicts, the
  * audit), "totals.conflicts", and monitor.server_commits as the cluster counts them. */
 void dg_cluster_finish(dg_cluster *c, const dg_run_stats *st, dg_place place, int64_t deadline_ns,

@@ -728,7 +728,7 @@ static void begin_document(session_run *s)
     dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
                       .application_name = "dbgauge"};
     if ((s->ctx.cluster = dg_cluster_open(cfg->db, &co)) != NULL)
-        dg_cluster_begin(s->ctx.cluster, dg_now_ns() + 5 * DG_NS_PER_S);
+        dg_cluster_begin(s->ctx.cluster, dg_now_ns() + 60 * DG_NS_PER_S);
 
     ctx->cfg = cfg;
     /* statistics come from their own thread, so a stalled server cannot stall the
@@ -883,7 +883,7 @@ static void cluster_parts(session_run *s)
             place = u.place;
             dg_url_free(&u);
         }
-        dg_cluster_finish(s->ctx.cluster, &s->st, place, closing_deadline(2 * DG_NS_PER_S), s->doc);
+        dg_cluster_finish(s->ctx.cluster, &s->st, place, closing_deadline(10 * DG_NS_PER_S), s->doc);
         return;
     }
     const dg_clusterstats *a = &s->db_before.cluster, *b = &s->db_after.cluster;

@@ -63,13 +63,16 @@ static void spell(const dg_cli_optinfo *oi, double v, char *buf, size_t len)
         snprintf(buf, len, "%.0fns", v);
     else if (!strcmp(oi->kind, "script"))
         snprintf(buf, len, "x.sql@%.0f", v);
+    else if (!strcmp(oi->kind, "event"))
+        snprintf(buf, len, "%.0fns:true", v);
     else
         snprintf(buf, len, "%.0f", v);
 }
 
 static bool is_time(const dg_cli_optinfo *oi)
 {
-    return !strcmp(oi->kind, "duration") || !strcmp(oi->kind, "ms") || !strcmp(oi->kind, "period");
+    return !strcmp(oi->kind, "duration") || !strcmp(oi->kind, "ms") || !strcmp(oi->kind, "period") ||
+           !strcmp(oi->kind, "event");
 }
 
 /* The nearest value above max that the option's parser tells apart from max: durations go
@@ -83,7 +86,7 @@ static double above(const dg_cli_optinfo *oi)
     for (double step = 1;; step *= 2) {
         char buf[64];
         int64_t ns = 0;
-        spell(oi, oi->max + step, buf, sizeof buf);
+        snprintf(buf, sizeof buf, "%.0fns", oi->max + step); /* the time part of any kind */
         if (dg_parse_duration(buf, 1, &ns) == 0 && (double)ns > oi->max)
             return oi->max + step;
     }
@@ -116,7 +119,7 @@ static void expect_accepted(const dg_cli_optinfo *oi, const char *value)
 static void test_every_range_enforced(void)
 {
     static const char *const numeric[] = {"int", "count", "double", "duration", "ms",
-                                          "period", "size", "script"};
+                                          "period", "size", "script", "event"};
     dg_cli_optinfo oi;
     int ranged = 0;
     for (size_t i = 0; dg_cli_option_info(i, &oi); i++) {
