@@ -30,6 +30,7 @@
 # and evicted after 3 s (evs.suspect_timeout, evs.inactive_timeout; Galera's defaults are
 # 5 s and 15 s), so a failover test sees the cluster carry on within a short run.
 set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd / # the server user may not be allowed into the caller's directory
 
 PORT=${DG_GALERA_PORT:-24306}
@@ -41,17 +42,7 @@ LOGSIZE=(0 0 0)
 
 die() { echo "galera.sh: $*" >&2; exit 1; }
 
-find_bin() {
-  local b
-  for b in "$@"; do
-    if command -v "$b" >/dev/null 2>&1; then command -v "$b"; return; fi
-    [ -x "/usr/sbin/$b" ] && { echo "/usr/sbin/$b"; return; }
-  done
-  die "none of $* found (scripts/deps.sh test installs mariadb-server and galera-4)"
-}
-SERVER=$(find_bin mariadbd mysqld)
-INSTALL_DB=$(find_bin mariadb-install-db mysql_install_db)
-CLIENT=$(find_bin mariadb mysql)
+source "$HERE/mariadb.bash"
 [ -f "$PROVIDER" ] || die "no Galera provider at $PROVIDER (scripts/deps.sh test installs galera-4)"
 command -v rsync >/dev/null 2>&1 || die "rsync (the state transfer) is missing: scripts/deps.sh test installs it"
 

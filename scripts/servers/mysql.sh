@@ -67,17 +67,7 @@ owned_setting() {
 SETTINGS_FOLD=0
 source "$HERE/settings.bash"
 
-find_bin() {
-  local b
-  for b in "$@"; do
-    if command -v "$b" >/dev/null 2>&1; then command -v "$b"; return; fi
-    [ -x "/usr/sbin/$b" ] && { echo "/usr/sbin/$b"; return; }
-  done
-  die "none of $* found (scripts/deps.sh test installs mariadb-server)"
-}
-SERVER=$(find_bin mariadbd mysqld)
-INSTALL_DB=$(find_bin mariadb-install-db mysql_install_db)
-CLIENT=$(find_bin mariadb mysql)
+source "$HERE/mariadb.bash"
 
 server_pid() {
   local pid

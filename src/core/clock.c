@@ -128,3 +128,12 @@ int dg_parse_rfc3339(const char *s, int64_t *wall_ns)
     *wall_ns = t * DG_NS_PER_S + frac;
     return 0;
 }
+
+void dg_cond_init_monotonic(pthread_cond_t *c)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &ca);
+    pthread_condattr_destroy(&ca);
+}

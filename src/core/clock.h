@@ -5,6 +5,7 @@
 #ifndef DG_CORE_CLOCK_H
 #define DG_CORE_CLOCK_H
 
+#include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -28,6 +29,17 @@ void dg_sleep_until_ns(int64_t deadline_ns);
 
 /* Sleeps for `ns` nanoseconds (no-op for ns <= 0). */
 void dg_sleep_ns(int64_t ns);
+
+/* Initialises *c to wait on the monotonic clock (pthread_cond_timedwait deadlines are then
+ * dg_now_ns values, see dg_timespec). */
+void dg_cond_init_monotonic(pthread_cond_t *c);
+
+/* A dg_now_ns (or dg_wall_ns) time as a struct timespec. */
+static inline struct timespec dg_timespec(int64_t ns)
+{
+    struct timespec ts = {.tv_sec = (time_t)(ns / DG_NS_PER_S), .tv_nsec = (long)(ns % DG_NS_PER_S)};
+    return ts;
+}
 
 /* Formats wall time `wall_ns` as ISO-8601 UTC ("2026-12-02T15:04:05Z") into buf. */
 void dg_format_iso8601(int64_t wall_ns, char *buf, size_t len);

@@ -128,8 +128,7 @@ static void *events_main(void *arg)
         int64_t wake = next < s->n ? s->t0 + s->ev[next].at_ns : INT64_MAX;
         if (running && wake > dg_now_ns() + POLL_NS)
             wake = dg_now_ns() + POLL_NS;
-        struct timespec ts = {.tv_sec = (time_t)(wake / DG_NS_PER_S),
-                              .tv_nsec = (long)(wake % DG_NS_PER_S)};
+        struct timespec ts = dg_timespec(wake);
         if (!s->stop)
             pthread_cond_timedwait(&s->cond, &s->lock, &ts);
     }
@@ -152,11 +151,7 @@ dg_events *dg_events_start(const dg_event_spec *ev, int n, int64_t measure_start
     }
     qsort(s->ev, (size_t)n, sizeof *s->ev, by_time);
     pthread_mutex_init(&s->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->cond, &ca);
-    pthread_condattr_destroy(&ca);
+    dg_cond_init_monotonic(&s->cond);
     if (pthread_create(&s->thread, NULL, events_main, s) != 0) {
         dg_log_warn("cannot start the thread of the --event commands: they are not run");
         s->thread = 0;

@@ -131,11 +131,7 @@ static void timeline_start(timeline *tl, dg_loader *ld, const char *data_path)
     dg_host_info(data_path, &h);
     snprintf(tl->block_device, sizeof tl->block_device, "%s", h.block_device);
     pthread_mutex_init(&tl->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&tl->cond, &ca);
-    pthread_condattr_destroy(&ca);
+    dg_cond_init_monotonic(&tl->cond);
     tl->t0 = dg_now_ns();
     tl->started = pthread_create(&tl->thread, NULL, timeline_main, tl) == 0;
 }

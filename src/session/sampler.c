@@ -54,11 +54,7 @@ dg_sampler *dg_sampler_start(dg_conn *conn)
     dg_sampler *s = xcalloc(1, sizeof *s);
     s->conn = conn;
     pthread_mutex_init(&s->lock, NULL);
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&s->cond, &ca);
-    pthread_condattr_destroy(&ca);
+    dg_cond_init_monotonic(&s->cond);
     s->running = true;
     if (pthread_create(&s->thread, NULL, sampler_main, s) != 0) {
         pthread_cond_destroy(&s->cond);
