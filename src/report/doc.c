@@ -352,6 +352,14 @@ static void axis_free(dg_rep_axis *a)
     free(a->cats);
 }
 
+void dg_rep_mark_add(dg_rep_chart *c, double x, const char *label)
+{
+    c->marks = xrealloc(c->marks, (size_t)(c->nmarks + 1) * sizeof *c->marks);
+    c->marks[c->nmarks].x = x;
+    c->marks[c->nmarks].label = xstrdup(label);
+    c->nmarks++;
+}
+
 static void chart_free(dg_rep_chart *c)
 {
     if (!c)
@@ -361,6 +369,9 @@ static void chart_free(dg_rep_chart *c)
         free(c->series[i].pts);
     }
     free(c->series);
+    for (int i = 0; i < c->nmarks; i++)
+        free(c->marks[i].label);
+    free(c->marks);
     axis_free(&c->x);
     axis_free(&c->y);
     axis_free(&c->y2);

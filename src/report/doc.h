@@ -91,7 +91,15 @@ typedef struct dg_rep_chart {
     dg_rep_series *series;
     char *lo_name, *hi_name; /* what whiskers mean in data tables ("min", "max") */
     bool tabled; /* its numbers are in a table of the same section: text formats skip it */
+    int nmarks;  /* vertical marks across a line chart: a run's --event commands */
+    struct dg_rep_mark {
+        double x;
+        char *label;
+    } *marks;
 } dg_rep_chart;
+
+/* Adds a vertical mark at x labelled label (copied) to c. */
+void dg_rep_mark_add(dg_rep_chart *c, double x, const char *label);
 
 typedef enum dg_item_kind { DG_ITEM_TEXT, DG_ITEM_TABLE, DG_ITEM_CHART } dg_item_kind;
 

@@ -338,6 +338,95 @@ static dg_rep_chart *time_chart(dg_rep_section *sec, const json_t *ivs, const ch
     return c;
 }
 
+/* A run on several nodes: one series per node of the intervals' nodes[].KEY (per second
+ * when per_s), as a time chart; NULL when no interval has it. */
+static dg_rep_chart *node_chart(dg_rep_section *sec, const json_t *ivs, const char *id,
+                                const char *title, const char *ylabel, const char *unit,
+                                const char *key, const char *key2, bool per_s)
+{
+    const json_t *first = json_object_get(json_array_get(ivs, 0), "nodes");
+    size_t nn = json_array_size(first);
+    if (nn == 0)
+        return NULL;
+    bool have = false;
+    dg_rep_chart *c = NULL;
+    for (size_t k = 0; k < nn; k++) {
+        dg_rep_series *ser = NULL;
+        size_t i;
+        json_t *iv;
+        json_array_foreach(ivs, i, iv)
+        {
+            const json_t *nd = json_array_get(json_object_get(iv, "nodes"), k);
+            double v = num(nd, key);
+            if (key2)
+                v += num(nd, key2);
+            if (per_s)
+                v = num(iv, "dur_s") > 0 ? v / num(iv, "dur_s") : NAN;
+            if (!c) {
+                c = dg_rep_chart_add(sec, id, title, DG_CHART_LINE);
+                dg_rep_axis_set(&c->x, "time since the measured phase began", "s");
+                dg_rep_axis_set(&c->y, ylabel, unit);
+                c->x.zero = c->y.zero = true;
+            }
+            if (!ser)
+                ser = dg_rep_series_add(c, dg_res_str(nd, "node") ? dg_res_str(nd, "node") : "?");
+            dg_rep_point_add(ser, ival(iv, "t_s"), v, NAN, NAN);
+            have |= isfinite(v);
+        }
+    }
+    if (c && !have)
+        c->note = xstrdup("the nodes reported none of these figures");
+    return c;
+}
+
+/* Per-node charts of a run on several nodes: throughput, and on Galera the conflicts and
+ * the time flow control held writes. */
+static void run_node_charts(dg_rep_section *sec, const json_t *doc, const json_t *ivs, const char *id)
+{
+    if (!json_array_size(json_object_get(json_array_get(ivs, 0), "nodes")))
+        return;
+    char *cid = xasprintf("%s-node-tps", id);
+    node_chart(sec, ivs, cid, "Throughput per node over time", "throughput", "tx/s", "transactions",
+               NULL, true);
+    free(cid);
+    if (!dg_res_get(doc, "totals.conflicts"))
+        return;
+    cid = xasprintf("%s-node-conflicts", id);
+    node_chart(sec, ivs, cid, "Cluster conflicts per node over time (certification failures and "
+                              "brute-force aborts)", "conflicts", "per s", "cert_failures",
+               "bf_aborts", true);
+    free(cid);
+    cid = xasprintf("%s-node-flow", id);
+    node_chart(sec, ivs, cid, "Flow control per node over time (writes held by replication)",
+               "paused", "%", "flow_paused_pct", NULL, false);
+    free(cid);
+}
+
+/* The run's --event commands: marks on every time chart added since item `from`, and a
+ * line each. */
+static void run_events(dg_rep_section *sec, const json_t *doc, int from)
+{
+    const json_t *evs = dg_res_get(doc, "events");
+    if (!json_array_size(evs))
+        return;
+    size_t i;
+    json_t *ev;
+    json_array_foreach(evs, i, ev)
+    {
+        const char *cmd = dg_res_str(ev, "command") ? dg_res_str(ev, "command") : "?";
+        char *label = xasprintf("%g s: %s", num(ev, "at_s"), cmd);
+        for (int k = from; k < sec->nitems; k++)
+            if (sec->items[k].kind == DG_ITEM_CHART && sec->items[k].chart->kind == DG_CHART_LINE &&
+                isfinite(num(ev, "started_s")))
+                dg_rep_mark_add(sec->items[k].chart, num(ev, "started_s"), label);
+        free(label);
+        double ex = num(ev, "exit");
+        dg_rep_text(sec, "Event at %g s: %s (%s%s%s)", num(ev, "at_s"), cmd,
+                    dg_res_str(ev, "status") ? dg_res_str(ev, "status") : "?",
+                    isfinite(ex) ? ", exit " : "", isfinite(ex) ? (ex == 0 ? "0" : "not 0") : "");
+    }
+}
+
 static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id)
 {
     const json_t *ivs = dg_res_get(doc, "intervals");
@@ -345,6 +434,7 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
         dg_rep_text(sec, "No intervals were recorded (the run had no report interval).");
         return;
     }
+    int from = sec->nitems;
     char *cid;
     {
         const char *k[] = {"tps"}, *n[] = {"throughput"};
@@ -396,6 +486,8 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
             c->y.zero = false;
         free(cid);
     }
+    run_node_charts(sec, doc, ivs, id);
+    run_events(sec, doc, from);
     /* the numbers behind the charts */
     char *tid = xasprintf("%s-intervals", id);
     dg_rep_table *t = dg_rep_table_add(sec, tid, "Intervals of the measured phase", DG_TABLE_GRID);

@@ -663,6 +663,29 @@ static void line_series(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
     }
 }
 
+/* The chart's marks (a run's events): a dashed vertical line across the plot area at each,
+ * its label shortened at the top and whole as the tooltip. */
+static void marks_draw(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
+{
+    for (int i = 0; i < c->nmarks && !f->ncats; i++) {
+        double v = c->marks[i].x;
+        if (!(v >= f->xs.lo && v <= f->xs.hi))
+            continue;
+        double x = fx(f, v);
+        dg_sb_printf(o, "<g class=\"mark\"><line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+                        "stroke=\"#444\" stroke-width=\"1.2\" stroke-dasharray=\"4 3\"><title>",
+                     x, f->y0, x, f->y0 + f->h);
+        dg_svg_escape(o, c->marks[i].label);
+        dg_sb_add(o, "</title></line>");
+        char *shown = shorten(c->marks[i].label, 36);
+        bool right = x > f->x0 + f->w * 0.7; /* near the right edge: the label on the left */
+        text_el(o, right ? x - 4 : x + 4, f->y0 + 12 + 12 * (i % 3), right ? "end" : NULL, 10.5,
+                "#333", NULL, shown);
+        free(shown);
+        dg_sb_add(o, "</g>\n");
+    }
+}
+
 static void dot_series(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
 {
     double band = f->ncats ? f->w / f->ncats : f->w;
@@ -800,6 +823,7 @@ void dg_svg_chart(dg_strbuf *out, const dg_rep_chart *c, const char *uid)
             dot_series(&body, c, &f);
         else
             line_series(&body, c, &f);
+        marks_draw(&body, c, &f);
         legend_draw(&body, c, &f, c->kind == DG_CHART_LINE && (c->x.ncats == 0 || c->x.ordered));
         height = f.height;
     }
