@@ -2,6 +2,7 @@
 # postgres.sh - a throwaway PostgreSQL server for dbgauge's tests and benchmarks.
 #
 #   scripts/servers/postgres.sh start|stop|status|env|restart|clean
+#   scripts/servers/postgres.sh standby|standby-stop|standby-clean
 #   scripts/servers/postgres.sh set NAME VALUE | unset NAME | reset | settings
 #   scripts/servers/postgres.sh admin SQL   (one statement as the superuser postgres)
 #
@@ -13,6 +14,11 @@
 # created on first use), `stop` is fast (-m fast) and idempotent, `status` exits 0 when
 # running and 3 when not, `env` prints the URL the integration tests read, `clean` stops
 # the server and deletes the directory.
+#
+# `standby` makes a hot standby of the running server (pg_basebackup -R -X stream, into
+# ${DG_SERVER_DIR}/postgres-standby, the first time) and starts it on port
+# ${DG_PG_STANDBY_PORT:-primary's + 1}; `env` names it DG_TEST_POSTGRES_STANDBY_URL.
+# `stop` stops it first; `standby-stop` stops it alone, `standby-clean` deletes it.
 #
 # DG_PG_OPTIONS adds server options for this start (e.g. "-c shared_buffers=16MB": a test
 # that needs a small buffer cache runs its own cluster with DG_SERVER_DIR and DG_PG_PORT).
@@ -53,6 +59,11 @@ DATA=$DIR/data
 LOG=$DIR/server.log
 SETTINGS=$DIR/settings
 URL="postgres://dbgauge:dbgauge@127.0.0.1:$PORT/dbgauge"
+# the hot standby (`standby`): a streaming replica of this server, on its own port
+SPORT=${DG_PG_STANDBY_PORT:-$((PORT + 1))}
+SDIR=$BASE/postgres-standby
+SDATA=$SDIR/data
+SURL="postgres://dbgauge:dbgauge@127.0.0.1:$SPORT/dbgauge"
 
 die() { echo "postgres.sh: $*" >&2; exit 1; }
 
@@ -126,6 +137,8 @@ SELECT 'CREATE DATABASE dbgauge OWNER dbgauge'
  WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'dbgauge') \gexec
 -- to read data_directory: the result files then name the disk the server writes to
 GRANT pg_read_all_settings TO dbgauge;
+-- to read pg_stat_replication's positions: a standby's lag behind this server
+GRANT pg_read_all_stats TO dbgauge;
 EOF
 }
 
@@ -153,8 +166,35 @@ start() {
 }
 
 stop() {
+  standby_stop
   if running; then
     as_owner "$BIN/pg_ctl" -D "$DATA" -m fast -w -t 60 stop >/dev/null
+  fi
+}
+
+standby_running() { [ -f "$SDATA/PG_VERSION" ] && as_owner "$BIN/pg_ctl" -D "$SDATA" status >/dev/null 2>&1; }
+
+# A hot standby of the running server: pg_basebackup -R (streaming replication, the
+# connection settings written for it) into $SDIR the first time, then started on SPORT.
+standby_start() {
+  running || die "standby: the primary is not running (start it first)"
+  standby_running && return 0
+  if [ ! -f "$SDATA/PG_VERSION" ]; then
+    rm -rf "$SDIR"
+    mkdir -p "$SDIR"
+    [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$SDIR"
+    chmod 700 "$SDIR"
+    as_owner "$BIN/pg_basebackup" -h "$DIR" -p "$PORT" -U postgres -D "$SDATA" -R -X stream -c fast \
+      >"$SDIR/basebackup.log" 2>&1 || { cat "$SDIR/basebackup.log" >&2; die "pg_basebackup failed"; }
+  fi
+  [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$SDIR"
+  as_owner "$BIN/pg_ctl" -D "$SDATA" -l "$SDIR/server.log" -w -t 60 -o "-p $SPORT -k $SDIR" start >/dev/null \
+    || { tail -n 20 "$SDIR/server.log" >&2; die "the standby did not start (log: $SDIR/server.log)"; }
+}
+
+standby_stop() {
+  if standby_running; then
+    as_owner "$BIN/pg_ctl" -D "$SDATA" -m fast -w -t 60 stop >/dev/null
   fi
 }
 
@@ -165,12 +205,17 @@ case "${1:-}" in
   status)
     if running; then echo "postgres: running on 127.0.0.1:$PORT (data $DATA)"; exit 0; fi
     echo "postgres: not running"; exit 3 ;;
-  env) echo "export DG_TEST_POSTGRES_URL=$URL" ;;
-  clean) stop; rm -rf "$DIR" ;;
+  env) echo "export DG_TEST_POSTGRES_URL=$URL"
+       echo "export DG_TEST_POSTGRES_STANDBY_URL=$SURL" ;;
+  clean) stop; rm -rf "$DIR" "$SDIR" ;;
+  standby) standby_start ;;
+  standby-stop) standby_stop ;;
+  standby-clean) standby_stop; rm -rf "$SDIR" ;;
   set|unset|reset|settings) settings_command "$@" ;;
   admin) shift; running || die "not running"; admin_psql -c "$*" ;; # as the superuser (tests)
   *)
     echo "usage: $0 start|stop|status|env|restart|clean" >&2
     echo "       $0 set NAME VALUE | unset NAME | reset | settings | admin SQL" >&2
+    echo "       $0 standby | standby-stop | standby-clean" >&2
     exit 1 ;;
 esac

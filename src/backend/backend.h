@@ -160,6 +160,13 @@ typedef struct dg_clusterstats {
     int64_t size;           /* gauge: nodes in the cluster, as this one sees it */
     int64_t synced;         /* gauge: 1 when the node is Synced, 0 in another state */
     int64_t recv_queue;     /* gauge: write sets received and not applied yet */
+    /* streaming replication (PostgreSQL) */
+    int64_t standby;        /* gauge: 1 on a standby (in recovery), 0 on a primary */
+    int64_t replicas;       /* gauge: a primary's streaming standbys */
+    int64_t lag_bytes;      /* gauge: on a primary, the WAL its furthest standby has not
+                               replayed yet (needs pg_read_all_stats) */
+    int64_t replay_delay_ms;/* gauge: on a standby, the time since the last transaction it
+                               replayed was committed on the primary */
 } dg_clusterstats;
 
 /* Cumulative counters; -1 = not available from this backend. Callers use deltas. */

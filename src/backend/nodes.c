@@ -6,6 +6,7 @@
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -133,4 +134,51 @@ int dg_connect_nodes(const dg_nodelist *nl, int from, const dg_connopts *opts, d
                     "no host of the URL accepted a connection (%s)", dg_sb_str(&why));
     dg_sb_free(&why);
     return rc;
+}
+
+/* True when a URL (SCHEME://) starts at s. */
+static bool url_here(const char *s)
+{
+    if (!isalpha((unsigned char)*s))
+        return false;
+    while (isalnum((unsigned char)*s) || *s == '+' || *s == '-' || *s == '.')
+        s++;
+    return !strncmp(s, "://", 3);
+}
+
+int dg_url_nodes_list(const char *list, dg_nodelist *out, dg_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *p = list;
+    while (*p) {
+        const char *e = p;
+        while (*e && !(*e == ',' && url_here(e + 1)))
+            e++;
+        char *one = xstrndup(p, (size_t)(e - p));
+        dg_nodelist part;
+        int rc = dg_url_nodes(one, &part, err);
+        free(one);
+        if (rc) {
+            dg_nodelist_free(out);
+            return rc;
+        }
+        if (out->n + part.n > DG_MAX_NODES) {
+            dg_nodelist_free(&part);
+            dg_nodelist_free(out);
+            return dg_err_fail(err, DG_E_INVAL, "more than %d hosts in one list", DG_MAX_NODES);
+        }
+        out->urls = xrealloc(out->urls, (size_t)(out->n + part.n) * sizeof *out->urls);
+        out->names = xrealloc(out->names, (size_t)(out->n + part.n) * sizeof *out->names);
+        for (int i = 0; i < part.n; i++) {
+            out->urls[out->n + i] = part.urls[i];
+            out->names[out->n + i] = part.names[i];
+        }
+        out->n += part.n;
+        free(part.urls);
+        free(part.names);
+        p = *e ? e + 1 : e;
+    }
+    if (out->n == 0)
+        return dg_err_fail(err, DG_E_INVAL, "an empty list of URLs");
+    return 0;
 }

@@ -27,6 +27,10 @@ typedef struct dg_nodelist {
 int dg_url_nodes(const char *url, dg_nodelist *out, dg_err *err);
 void dg_nodelist_free(dg_nodelist *nl);
 
+/* A list of URLs (URL,URL,...: a ',' followed by SCHEME:// starts the next; a ',' inside
+ * a URL's host list separates its hosts) as one list of hosts, in order. */
+int dg_url_nodes_list(const char *list, dg_nodelist *out, dg_err *err);
+
 /* The end of one host of a host list starting at h: the ',' that ends it (outside an
  * IPv6 address's brackets) or end. */
 const char *dg_url_host_end(const char *h, const char *end);

@@ -68,9 +68,16 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
         c->server_version >= 170000
             ? "(SELECT sum(writes)::bigint FROM pg_stat_io WHERE object = 'relation')"
             : "(SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter)";
-    char sql[512];
+    char sql[1024];
+    /* replication in the same statement (the server counts one transaction a reading) */
     snprintf(sql, sizeof sql,
-             "SELECT blks_hit, blks_read, xact_commit, xact_rollback, pg_database_size(datid), %s "
+             "SELECT blks_hit, blks_read, xact_commit, xact_rollback, pg_database_size(datid), %s, "
+             "pg_is_in_recovery()::int, "
+             "CASE WHEN NOT pg_is_in_recovery() THEN (SELECT count(*) FROM pg_stat_replication) END, "
+             "CASE WHEN NOT pg_is_in_recovery() THEN (SELECT max(pg_wal_lsn_diff("
+             "pg_current_wal_lsn(), replay_lsn))::bigint FROM pg_stat_replication) END, "
+             "CASE WHEN pg_is_in_recovery() THEN (extract(epoch FROM now() - "
+             "pg_last_xact_replay_timestamp()) * 1000)::bigint END "
              "FROM pg_stat_database WHERE datname = current_database()",
              writes);
     PGresult *r = NULL;
@@ -87,6 +94,13 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
     out->rollbacks = field_int(r, 3);
     out->db_size_bytes = field_int(r, 4);
     out->pages_written = field_int(r, 5);
+    /* a server with neither a standby nor a primary is no cluster's node */
+    out->cluster.standby = field_int(r, 6);
+    out->cluster.replicas = field_int(r, 7);
+    out->cluster.lag_bytes = field_int(r, 8);
+    out->cluster.replay_delay_ms = field_int(r, 9);
+    if (out->cluster.standby == 0 && out->cluster.replicas <= 0)
+        memset(&out->cluster, 0xff, sizeof out->cluster);
     PQclear(r);
     return 0;
 }

@@ -137,6 +137,10 @@ static const optdef optdefs[] = {
      "start measuring at this wall-clock time (RFC 3339, e.g. 2026-12-06T01:00:00Z; after "
      "--warmup): processes started apart share their interval boundaries",
      F(start_at), 0, 0, 0, 0},
+    {"db-read", 0, K_STRING, "URL[,URL...]", RUNS,
+     "replicas for the transactions that only read (tpcb:select-only, tpcc order_status and "
+     "stock_level, the selects of tables and docs, \\readonly scripts); the rest go to --db",
+     F(db_read), 0, 0, 0, 0},
     {"server-host", 0, K_STRING, "TARGET", RUNS | DG_CMD_RESTORE,
      "the database server's host, for its CPU, disk, memory and processes in every interval: "
      "ssh://[USER@]HOST[:PORT] (your ssh; nothing installed there), local (this machine's "

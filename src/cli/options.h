@@ -82,6 +82,7 @@ typedef struct dg_options {
     bool no_results;
     dg_script_arg scripts[DG_MAX_LIST]; /* -f FILE[@WEIGHT] */
     dg_event_spec events[DG_MAX_LIST];  /* --event TIME:COMMAND */
+    const char *db_read;                /* --db-read URL[,URL...] */
     int nevents;
     int nscripts;
     dg_setting defines[DG_MAX_LIST];    /* -D NAME=VALUE */

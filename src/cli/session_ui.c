@@ -81,6 +81,7 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->start_at = o->start_at;
     cfg->server_host = o->server_host;
     cfg->events = o->events;
+    cfg->db_read = o->db_read;
     cfg->nevents = o->nevents;
     cfg->terminals = (int)o->terminals;
     cfg->whole_terminals = (int)o->terminals;

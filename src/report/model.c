@@ -379,6 +379,22 @@ static dg_rep_chart *node_chart(dg_rep_section *sec, const json_t *ivs, const ch
     return c;
 }
 
+/* True when some interval has a node with a number under key. */
+static bool any_node_val(const json_t *ivs, const char *key)
+{
+    size_t i, k;
+    json_t *iv, *nd;
+    json_array_foreach(ivs, i, iv)
+    {
+        json_array_foreach(json_object_get(iv, "nodes"), k, nd)
+        {
+            if (isfinite(num(nd, key)))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* Per-node charts of a run on several nodes: throughput, and on Galera the conflicts and
  * the time flow control held writes. */
 static void run_node_charts(dg_rep_section *sec, const json_t *doc, const json_t *ivs, const char *id)
@@ -389,8 +405,15 @@ static void run_node_charts(dg_rep_section *sec, const json_t *doc, const json_t
     node_chart(sec, ivs, cid, "Throughput per node over time", "throughput", "tx/s", "transactions",
                NULL, true);
     free(cid);
-    if (!dg_res_get(doc, "totals.conflicts"))
+    if (!dg_res_get(doc, "totals.conflicts")) {
+        cid = xasprintf("%s-node-replay", id);
+        if (any_node_val(ivs, "replay_delay_ms"))
+            node_chart(sec, ivs, cid, "Replica replay delay over time (since the last "
+                       "transaction a standby replayed was committed)", "replay delay", "ms",
+                       "replay_delay_ms", NULL, false);
+        free(cid);
         return;
+    }
     cid = xasprintf("%s-node-conflicts", id);
     node_chart(sec, ivs, cid, "Cluster conflicts per node over time (certification failures and "
                               "brute-force aborts)", "conflicts", "per s", "cert_failures",

@@ -175,6 +175,10 @@ typedef struct terminal {
     dg_conn *conn;
     void *wl_state;
     int node;                 /* the host of a cluster URL it is on (0 otherwise) */
+    dg_conn *rconn;           /* --db-read: its session on a replica, for the transactions */
+    void *rwl_state;          /*   that only read (NULL without --db-read) */
+    int rnode;                /*   which replica (of cfg->read_nodes) */
+    int cur_node;             /* the counted node of the transaction under way */
     dg_prng rng;
     pthread_t thread;
     bool started;
@@ -209,7 +213,9 @@ struct run {
     double *cum_weight; /* cumulative weights of the transaction types */
     double total_weight;
     terminal *terms;    /* [cfg->terminals], aligned */
-    int nnodes;         /* hosts of a cluster URL; 0: not a cluster run */
+    int nnodes;         /* nodes counted (nwrite + nread); 0: not a cluster run */
+    int nwrite;         /* hosts of the URL the transactions that write go to */
+    int nread;          /* replicas of --db-read (0: none) */
     atomic_bool node_down_said[DG_MAX_NODES]; /* "host X down" warned once */
     pthread_mutex_t gate_lock; /* start gate: terminals report ready, then wait for go */
     pthread_cond_t ready_cond; /* a terminal is ready: only dg_run waits on it */
@@ -369,6 +375,58 @@ static int connect_one(run *r, const char *url, dg_conn **conn, dg_err *err)
                            : dg_connect(url, r->cfg->connopts, conn, err);
 }
 
+static void count_arrival(terminal *t, int node)
+{
+    int64_t tok = dg_phaser_enter(&t->ph);
+    t->slots[dg_phaser_buffer(tok)].nodes[node].arrivals++;
+    dg_phaser_exit(&t->ph, tok);
+}
+
+/* --db-read: the terminal's replica, else the next ones in order; its read-only session
+ * there (the workload's state for it in *state). */
+static int open_read_session(terminal *t, dg_err *err)
+{
+    run *r = t->r;
+    const dg_nodelist *nl = r->cfg->read_nodes;
+    int rc = 0;
+    dg_conn *conn = NULL;
+    for (int k = 0; k < r->nread; k++) {
+        int i = (t->rnode + k) % r->nread;
+        dg_err e;
+        dg_err_clear(&e);
+        rc = connect_one(r, nl->urls[i], &conn, &e);
+        if (rc == 0) {
+            if (i != t->rnode) {
+                t->rnode = i;
+                count_arrival(t, r->nwrite + i);
+            }
+            break;
+        }
+        if (k == 0)
+            *err = e;
+        if (e.cls == DG_EC_USER)
+            break;
+        if (!atomic_exchange(&r->node_down_said[r->nwrite + i], true))
+            dg_log_warn("replica %s of --db-read did not accept a connection (%s): its terminals "
+                        "go on the next one",
+                        nl->names[i], e.msg);
+    }
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&t->down_lock);
+    t->rconn = conn;
+    pthread_mutex_unlock(&t->down_lock);
+    dg_term term = {
+        .id = t->id,
+        .nterminals = r->cfg->whole_terminals > 0 ? r->cfg->whole_terminals : r->cfg->terminals,
+        .conn = conn,
+        .rng = &t->rng,
+        .scale = r->wl->scale,
+        .phase = &r->phase,
+    };
+    return r->wl->ops->term_open(r->wl, &term, &t->rwl_state, err);
+}
+
 /* A cluster run: the terminal's host, else the next ones in order (the host it reaches
  * becomes its own, counted as an arrival there); a host found down is said once. When
  * every host refuses, the first host's error (with every reason in the message). */
@@ -377,17 +435,15 @@ static int connect_node(terminal *t, dg_conn **conn, dg_err *err)
     run *r = t->r;
     const dg_nodelist *nl = r->cfg->nodes;
     int rc = 0;
-    for (int k = 0; k < r->nnodes; k++) {
-        int i = (t->node + k) % r->nnodes;
+    for (int k = 0; k < r->nwrite; k++) {
+        int i = (t->node + k) % r->nwrite;
         dg_err e;
         dg_err_clear(&e);
         rc = connect_one(r, nl->urls[i], conn, &e);
         if (rc == 0) {
             if (i != t->node) {
                 t->node = i;
-                int64_t tok = dg_phaser_enter(&t->ph);
-                t->slots[dg_phaser_buffer(tok)].nodes[i].arrivals++;
-                dg_phaser_exit(&t->ph, tok);
+                count_arrival(t, i);
             }
             return 0;
         }
@@ -434,6 +490,8 @@ static int open_session(terminal *t, dg_err *err)
         .phase = &r->phase,
     };
     rc = r->wl->ops->term_open(r->wl, &term, &t->wl_state, err);
+    if (rc == 0 && r->nread)
+        rc = open_read_session(t, err);
     if (rc)
         close_session(t);
     return rc;
@@ -443,12 +501,15 @@ static void close_session(terminal *t)
 {
     if (t->wl_state)
         t->r->wl->ops->term_close(t->wl_state);
-    t->wl_state = NULL;
+    if (t->rwl_state)
+        t->r->wl->ops->term_close(t->rwl_state);
+    t->wl_state = t->rwl_state = NULL;
     pthread_mutex_lock(&t->down_lock);
-    dg_conn *conn = t->conn;
-    t->conn = NULL;
+    dg_conn *conn = t->conn, *rconn = t->rconn;
+    t->conn = t->rconn = NULL;
     pthread_mutex_unlock(&t->down_lock);
     dg_conn_close(conn);
+    dg_conn_close(rconn);
 }
 
 /* After CONN_LOST: reconnect with capped exponential backoff until it works, the run
@@ -461,11 +522,15 @@ static bool reconnect(terminal *t)
     t->down_since = t->booked_until = dg_now_ns();
     pthread_mutex_unlock(&t->down_lock);
     close_session(t);
-    if (r->nnodes > 1) { /* its host is gone: the next one first (and it is counted there) */
-        t->node = (t->node + 1) % r->nnodes;
-        int64_t tok = dg_phaser_enter(&t->ph);
-        t->slots[dg_phaser_buffer(tok)].nodes[t->node].arrivals++;
-        dg_phaser_exit(&t->ph, tok);
+    /* its host is gone: the next one first (and it is counted there); both sessions are
+     * opened again, so the one that was lost moves on */
+    bool on_replica = r->nread && t->cur_node >= r->nwrite;
+    if (on_replica && r->nread > 1) {
+        t->rnode = (t->rnode + 1) % r->nread;
+        count_arrival(t, r->nwrite + t->rnode);
+    } else if (!on_replica && r->nwrite > 1) {
+        t->node = (t->node + 1) % r->nwrite;
+        count_arrival(t, t->node);
     }
     bool ok = false;
     while (!stop_requested() && dg_now_ns() < r->end_ns) {
@@ -594,6 +659,7 @@ typedef struct loop_params {
     bool waits;
     int64_t (*pause)(void *, int, int);
     int (*tx_run)(void *, int, int *, dg_err *);
+    const dg_txdef *tx; /* the workload's types (reads_only) */
 } loop_params;
 
 static inline loop_params loop_params_of(const run *r)
@@ -607,6 +673,7 @@ static inline loop_params loop_params_of(const run *r)
         .think_exp = cfg->think_exponential,
         .pause = r->wl->ops->pause_ns,
         .tx_run = r->wl->ops->tx_run,
+        .tx = r->wl->tx,
     };
     lp.paced = lp.rate_per_term > 0;
     lp.workload_pauses = lp.pause && !lp.paced;
@@ -656,12 +723,20 @@ static inline int run_tx(terminal *t, const loop_params *lp, int type, int *outc
 {
     dg_prng saved = t->rng;
     int rc;
+    void *state = t->wl_state;
+    dg_conn *conn = t->conn;
+    t->cur_node = t->node;
+    if (t->rwl_state && lp->tx[type].reads_only) { /* --db-read: on the replica */
+        state = t->rwl_state;
+        conn = t->rconn;
+        t->cur_node = t->r->nwrite + t->rnode;
+    }
     for (;;) {
-        rc = lp->tx_run(t->wl_state, type, outcome, e);
+        rc = lp->tx_run(state, type, outcome, e);
         if (rc == 0)
             break;
-        if (t->conn->in_tx)
-            dg_rollback(t->conn, NULL);
+        if (conn->in_tx)
+            dg_rollback(conn, NULL);
         if (e->cls == DG_EC_RETRY && *tries + 1 < t->r->cfg->max_tries && !stop_requested()) {
             (*tries)++;
             t->rng = saved; /* same inputs again */
@@ -688,7 +763,7 @@ static inline void record_tx(run *r, terminal *t, const loop_params *lp, int typ
             d->unknown += e->outcome_unknown;
         }
         if (t->node_drain) {
-            dg_node_counts *nc = &t->node_drain[t->node];
+            dg_node_counts *nc = &t->node_drain[t->cur_node];
             nc->tx += rc == 0;
             nc->rollbacks += rc == 0 && outcome == DG_TX_ROLLED_BACK;
             nc->errors += rc != 0;
@@ -722,7 +797,7 @@ static inline void record_tx(run *r, terminal *t, const loop_params *lp, int typ
         ts->retried++;
     }
     if (s->nodes) {
-        dg_node_counts *nc = &s->nodes[t->node];
+        dg_node_counts *nc = &s->nodes[t->cur_node];
         nc->tx += rc == 0;
         nc->rollbacks += rc == 0 && outcome == DG_TX_ROLLED_BACK;
         nc->errors += rc != 0;
@@ -979,6 +1054,8 @@ static void stop_terminals(run *r)
         if (t->conn) {
             atomic_store(&t->cut, true); /* before the call can fail */
             dg_interrupt(t->conn);
+            if (t->rconn)
+                dg_interrupt(t->rconn);
             atomic_fetch_add(&r->interrupted, 1);
         }
         pthread_mutex_unlock(&t->down_lock);
@@ -1219,7 +1296,9 @@ static int run_init(run *r, const dg_run_config *cfg, dg_workload *wl, dg_run_st
     r->ntx = wl->ntx;
     r->out = out;
     r->end_ns = INT64_MAX;
-    r->nnodes = cfg->nodes && cfg->nodes->n > 1 ? cfg->nodes->n : 0;
+    r->nwrite = cfg->nodes ? cfg->nodes->n : 1;
+    r->nread = cfg->read_nodes ? cfg->read_nodes->n : 0;
+    r->nnodes = r->nwrite > 1 || r->nread > 0 ? r->nwrite + r->nread : 0;
     r->cum_weight = xcalloc((size_t)wl->ntx, sizeof *r->cum_weight);
     for (int i = 0; i < wl->ntx; i++) {
         r->total_weight += wl->tx[i].weight;
@@ -1254,12 +1333,14 @@ static void place_terminal(run *r, terminal *t)
     case DG_PLACE_RANDOM: { /* from the seed, not the terminal's own stream: the same
                                transactions as an unplaced run */
         uint64_t x = r->cfg->seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(t->id + 1));
-        t->node = (int)(dg_splitmix64(&x) % (uint64_t)r->nnodes);
+        t->node = (int)(dg_splitmix64(&x) % (uint64_t)r->nwrite);
         break;
     }
     default:
-        t->node = t->id % r->nnodes;
+        t->node = t->id % r->nwrite;
     }
+    t->rnode = r->nread ? t->id % r->nread : 0;
+    t->cur_node = t->node;
 }
 
 /* Each terminal's state: its generator (from one seeded stream, so runs repeat with
@@ -1602,7 +1683,8 @@ int dg_run(const dg_run_config *cfg, dg_workload *wl, dg_run_stats *out, dg_err 
     if (wl->ntx > PENDING_TYPES)
         return dg_err_fail(err, DG_E_INVAL, "%d transaction types: at most %d", wl->ntx,
                            PENDING_TYPES);
-    int rc = init_stats(out, wl->ntx, cfg->nodes && cfg->nodes->n > 1 ? cfg->nodes->n : 0);
+    int nw = cfg->nodes ? cfg->nodes->n : 1, nr = cfg->read_nodes ? cfg->read_nodes->n : 0;
+    int rc = init_stats(out, wl->ntx, nw > 1 || nr > 0 ? nw + nr : 0);
     if (rc)
         return dg_err_fail(err, rc, "out of memory for statistics");
     out->started_wall_ns = dg_wall_ns();

@@ -61,6 +61,11 @@ typedef struct dg_run_config {
      * from the seed (random), moves on to the next host when its own is lost or down, and
      * its transactions are counted per host. NULL, or one host: every terminal on url. */
     const dg_nodelist *nodes;
+    /* --db-read: replicas for the transaction types that only read (dg_txdef.reads_only):
+     * each terminal also keeps a session on replica t mod n (the next one when it is lost
+     * or down), and runs those transactions there; they are counted as nodes after the
+     * write hosts (dg_run_stats.nodes: nodes->n write hosts, then these). NULL: none. */
+    const dg_nodelist *read_nodes;
     const dg_connopts *connopts;
     int terminals;
     /* terminals numbered run-wide (a part of a run split over processes, --part): this
@@ -143,7 +148,8 @@ typedef struct dg_run_stats {
     uint64_t errors_dropped; /* errors of kinds beyond DG_RUN_MAX_ERRORS */
     int64_t cache_hits, cache_misses; /* per-connection counters at the end (-1 n/a) */
     int workers;             /* the events engine's worker threads; 0: a thread per terminal */
-    int nnodes;              /* hosts of a cluster URL (0: not a cluster run) */
+    int nnodes;              /* nodes counted: the URL's hosts, then --db-read's replicas
+                                (0: one host and no replica) */
     dg_node_counts *nodes[2];/* [phase][nnodes] */
     dg_node_counts *node_drain; /* [nnodes]: completed after the deadline */
     dg_sched_stats sched;    /* its loops' figures, summed (lag_max_ns: the largest) */

@@ -6,7 +6,6 @@
  */
 #include "session/cluster.h"
 
-#include "backend/nodes.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/xalloc.h"
@@ -18,6 +17,8 @@
 
 typedef struct node {
     char *name;            /* "host:port" as the URL writes it */
+    const char *role;      /* with --db-read: "write" or "read"; NULL without */
+    bool galera;           /* it has reported Galera's figures */
     dg_conn *conn;         /* its monitor connection (NULL: it did not accept one) */
     dg_sampler *sampler;   /* reads conn on its own thread (NULL: none) */
     dg_dbstats first;      /* before the run (every field -1 when not read) */
@@ -38,25 +39,27 @@ static void unknown(dg_dbstats *s)
 
 /* ---- opening ------------------------------------------------------------------------------ */
 
-dg_cluster *dg_cluster_open(const char *url, const dg_connopts *co)
+dg_cluster *dg_cluster_open(const dg_nodelist *hosts, const dg_nodelist *replicas,
+                            const dg_connopts *co)
 {
-    dg_nodelist nl;
-    dg_err e = DG_ERR_INIT;
-    if (dg_url_nodes(url, &nl, &e) != 0 || nl.n < 2) {
-        dg_nodelist_free(&nl);
+    int nr = replicas ? replicas->n : 0;
+    if (hosts->n + nr < 2)
         return NULL;
-    }
     dg_cluster *c = xcalloc(1, sizeof *c);
-    c->n = nl.n;
-    c->nodes = xcalloc((size_t)nl.n, sizeof *c->nodes);
-    for (int i = 0; i < nl.n; i++) {
+    c->n = hosts->n + nr;
+    c->nodes = xcalloc((size_t)c->n, sizeof *c->nodes);
+    for (int i = 0; i < c->n; i++) {
         node *nd = &c->nodes[i];
-        nd->name = xstrdup(nl.names[i]);
+        bool rep = i >= hosts->n;
+        const dg_nodelist *nl = rep ? replicas : hosts;
+        int k = rep ? i - hosts->n : i;
+        nd->name = xstrdup(nl->names[k]);
+        nd->role = !nr ? NULL : rep ? "read" : "write";
         unknown(&nd->first);
         unknown(&nd->prev);
         unknown(&nd->last);
         dg_err ce = DG_ERR_INIT;
-        if (dg_connect(nl.urls[i], co, &nd->conn, &ce) != 0) {
+        if (dg_connect(nl->urls[k], co, &nd->conn, &ce) != 0) {
             dg_log_warn("node %s: no monitor connection (%s): its figures are missing", nd->name,
                         ce.msg);
             nd->conn = NULL;
@@ -64,7 +67,6 @@ dg_cluster *dg_cluster_open(const char *url, const dg_connopts *co)
         }
         nd->sampler = dg_sampler_start(nd->conn);
     }
-    dg_nodelist_free(&nl);
     return c;
 }
 
@@ -162,6 +164,8 @@ json_t *dg_cluster_interval(dg_cluster *c, const dg_interval_report *iv, int64_t
         node *nd = &c->nodes[i];
         json_t *o = json_object();
         json_object_set_new(o, "node", json_string(nd->name));
+        if (nd->role)
+            json_object_set_new(o, "role", json_string(nd->role));
         const dg_node_counts *nc = iv->nodes && i < iv->nnodes ? &iv->nodes[i] : NULL;
         uint64_t tx = nc ? nc->tx : 0;
         json_object_set_new(o, "transactions", json_integer((json_int_t)tx));
@@ -171,6 +175,21 @@ json_t *dg_cluster_interval(dg_cluster *c, const dg_interval_report *iv, int64_t
         json_object_set_new(o, "status", json_string(status_name(nd, ok[i])));
         const dg_clusterstats *a = &nd->prev.cluster, *b = &r[i].cluster;
         bool both = ok[i] && nd->have_prev;
+        if (ok[i] && b->standby >= 0) { /* streaming replication */
+            json_object_set_new(o, "standby", json_boolean(b->standby == 1));
+            set_count(o, "replicas", b->replicas);
+            set_count(o, "lag_bytes", b->lag_bytes);
+            set_count(o, "replay_delay_ms", b->replay_delay_ms);
+        }
+        if (ok[i] ? b->seqno < 0 : !nd->galera) { /* not a Galera node */
+            json_array_append_new(arr, o);
+            if (ok[i] || !nd->sampler) {
+                nd->prev = r[i];
+                nd->have_prev = ok[i];
+            }
+            continue;
+        }
+        nd->galera = true;
         set_count(o, "cert_failures", both ? delta(a->cert_failures, b->cert_failures) : -1);
         set_count(o, "bf_aborts", both ? delta(a->bf_aborts, b->bf_aborts) : -1);
         set_count(o, "replays", both ? delta(a->replays, b->replays) : -1);
@@ -250,6 +269,19 @@ void dg_cluster_finish(dg_cluster *c, const dg_run_stats *st, dg_place place, in
         nd->have_last = ok[i];
         json_t *o = json_object();
         json_object_set_new(o, "node", json_string(nd->name));
+        if (nd->role)
+            json_object_set_new(o, "role", json_string(nd->role));
+        /* every transaction the server saw from the terminals there (warmup and drain
+         * included), against its own commit counter (which also counts dbgauge's
+         * bookkeeping: sessions, statements prepared, statistics readings) */
+        if (i < st->nnodes) {
+            uint64_t all = st->node_drain[i].tx - st->node_drain[i].rollbacks;
+            for (int p = 0; p < 2; p++)
+                all += st->nodes[p][i].tx - st->nodes[p][i].rollbacks;
+            json_object_set_new(o, "dbgauge_committed", json_integer((json_int_t)all));
+        }
+        set_count(o, "server_commits",
+                  nd->have_first && ok[i] ? delta(nd->first.commits, r[i].commits) : -1);
         const dg_node_counts *m = st->nodes[DG_PHASE_MEASURE] && i < st->nnodes
                                       ? &st->nodes[DG_PHASE_MEASURE][i] : NULL;
         uint64_t tx = m ? m->tx : 0;
@@ -286,7 +318,12 @@ void dg_cluster_finish(dg_cluster *c, const dg_run_stats *st, dg_place place, in
         json_object_set_new(o, "status", json_string(status_name(nd, ok[i])));
         json_array_append_new(nodes, o);
     }
-    json_object_set_new(cl, "kind", json_string(galera ? "galera" : "nodes"));
+    bool replication = false;
+    for (int i = 0; i < c->n; i++)
+        replication |= c->nodes[i].first.cluster.standby >= 0 || r[i].cluster.standby >= 0;
+    json_object_set_new(cl, "kind", json_string(galera        ? "galera"
+                                                : replication ? "replication"
+                                                              : "nodes"));
     json_object_set_new(cl, "place", json_string(place_name(place)));
     json_object_set_new(cl, "nodes", nodes);
     if (galera) {

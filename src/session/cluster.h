@@ -21,15 +21,19 @@
 #define DG_SESSION_CLUSTER_H
 
 #include "backend/backend.h"
+#include "backend/nodes.h"
 #include "runner/runner.h"
 
 #include <jansson.h>
 
 typedef struct dg_cluster dg_cluster;
 
-/* The cluster of url, NULL when it names one host (or none). A node that does not accept
- * the monitor connection is said (a warning) and shown as down. */
-dg_cluster *dg_cluster_open(const char *url, const dg_connopts *co);
+/* The nodes of a run: the URL's hosts (writes, and everything when there are no
+ * replicas), then --db-read's replicas (reads; NULL: none). NULL when that is one host
+ * alone. A node that does not accept the monitor connection is said (a warning) and shown
+ * as "no_monitor". */
+dg_cluster *dg_cluster_open(const dg_nodelist *hosts, const dg_nodelist *replicas,
+                            const dg_connopts *co);
 
 /* Each node's reading before the run (the audit's start): again until every node has
  * applied the same write sets (what a load wrote may still be on its way), at most until

@@ -89,6 +89,7 @@ typedef struct dg_session_config {
     int workers;                    /* the events engine's threads; 0: a thread per terminal */
     bool pipeline;                  /* terminals pipeline their transactions */
     const dg_event_spec *events;    /* --event: commands at times into the measured phase */
+    const char *db_read;            /* --db-read: replicas for the read-only transactions */
     int nevents;
 
     /* server settings a sweep had --server-ctl apply (--vary server.NAME): recorded with

@@ -614,6 +614,8 @@ typedef struct session_run {
     run_ctx ctx;
     dg_run_stats st;
     bool have_stats;         /* st holds dg_run's (to free) */
+    dg_nodelist nodes;       /* the URL's hosts (one, or a cluster's) */
+    dg_nodelist read_nodes;  /* --db-read's replicas (n 0: none) */
     bool conn_abandoned;     /* a stuck statistics call keeps the connection */
     bool conn_free;          /* the sampler stopped: the connection is the session's again */
     bool run_begun;          /* wl->ops->run_begin succeeded: run_end is owed */
@@ -727,7 +729,7 @@ static void begin_document(session_run *s)
         all_unknown(&s->db_before);
     dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
                       .application_name = "dbgauge"};
-    if ((s->ctx.cluster = dg_cluster_open(cfg->db, &co)) != NULL)
+    if ((s->ctx.cluster = dg_cluster_open(&s->nodes, s->read_nodes.n ? &s->read_nodes : NULL, &co)) != NULL)
         dg_cluster_begin(s->ctx.cluster, dg_now_ns() + 60 * DG_NS_PER_S);
 
     ctx->cfg = cfg;
@@ -769,6 +771,8 @@ static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
                       .application_name = "dbgauge", .pipeline = cfg->pipeline};
     dg_run_config rcfg = {
         .url = cfg->db,
+        .nodes = &s->nodes,
+        .read_nodes = s->read_nodes.n ? &s->read_nodes : NULL,
         .connopts = &co,
         .terminals = cfg->terminals,
         .first_terminal = cfg->first_terminal,
@@ -788,16 +792,8 @@ static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
         .on_start = on_start,
         .arg = &s->ctx,
     };
-    dg_nodelist nodes;
-    int rc = dg_url_nodes(cfg->db, &nodes, err);
-    if (rc) {
-        *stage = DG_STAGE_RUN;
-        return rc;
-    }
-    rcfg.nodes = &nodes;
-    raise_nofile(cfg->terminals, dg_has_cap(s->conn, DG_CAP_EMBEDDED));
-    rc = dg_run(&rcfg, cfg->wl, &s->st, err);
-    dg_nodelist_free(&nodes);
+    raise_nofile(cfg->terminals * (s->read_nodes.n ? 2 : 1), dg_has_cap(s->conn, DG_CAP_EMBEDDED));
+    int rc = dg_run(&rcfg, cfg->wl, &s->st, err);
     s->have_stats = true;
     if (rc) {
         *stage = DG_STAGE_RUN;
@@ -992,6 +988,34 @@ static void session_end(session_run *s)
     json_decref(s->doc);
     json_decref(s->load);
     dg_conn_close(s->conn);
+    dg_nodelist_free(&s->nodes);
+    dg_nodelist_free(&s->read_nodes);
+}
+
+/* The URL's hosts and --db-read's replicas, which must be the same engine's. */
+static int split_nodes(session_run *s, dg_err *err)
+{
+    const dg_session_config *cfg = s->cfg;
+    int rc = dg_url_nodes(cfg->db, &s->nodes, err);
+    if (rc || !cfg->db_read)
+        return rc;
+    if ((rc = dg_url_nodes_list(cfg->db_read, &s->read_nodes, err)) != 0) {
+        dg_err_prefix(err, "--db-read");
+        return rc;
+    }
+    dg_url w, r;
+    if (dg_url_parse(cfg->db, &w, err))
+        return DG_E_INVAL;
+    for (int i = 0; i < s->read_nodes.n && rc == 0; i++) {
+        if ((rc = dg_url_parse(s->read_nodes.urls[i], &r, err)) != 0)
+            break;
+        if (strcmp(r.scheme, w.scheme))
+            rc = dg_err_fail(err, DG_E_INVAL, "--db-read: %s is a %s URL, and --db a %s one: the "
+                             "replicas must be the same database's", r.redacted, r.scheme, w.scheme);
+        dg_url_free(&r);
+    }
+    dg_url_free(&w);
+    return rc;
 }
 
 int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_stage *stage,
@@ -1012,8 +1036,9 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     dg_signals_catch(on_signal, &saved);
     char started[32];
     dg_format_iso8601(dg_wall_ns(), started, sizeof started);
-    int rc = dg_session_connect(cfg, false, &s.conn, err);
-    if (rc || (rc = check_modes(cfg, s.conn, err)) != 0)
+    int rc = split_nodes(&s, err);
+    if (rc || (rc = dg_session_connect(cfg, false, &s.conn, err)) != 0 ||
+        (rc = check_modes(cfg, s.conn, err)) != 0)
         goto out;
     if ((rc = set_up(&s, stage, err)) != 0) {
         if (rc == DG_E_STOPPED && s.load) {

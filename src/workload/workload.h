@@ -64,6 +64,7 @@ typedef struct dg_wl_config {
 typedef struct dg_txdef {
     const char *name;
     double weight; /* relative; 0 = never chosen */
+    bool reads_only; /* it never writes: --db-read runs it on a replica */
 } dg_txdef;
 
 /* What a terminal gives the workload. */

@@ -1049,6 +1049,7 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     wl->tx = xcalloc(DOCS_NTX, sizeof *wl->tx);
     for (int i = 0; i < DOCS_NTX; i++) {
         wl->tx[i].name = tx_names[i];
+        wl->tx[i].reads_only = i <= DOCS_Q7;
         if (variant == V_INSERT_ONLY)
             wl->tx[i].weight = i == DOCS_I1 || i == DOCS_I2;
         else

@@ -447,6 +447,13 @@ static int parse_meta(parsectx *cx, size_t bs, size_t *pos)
         return meta_gset(cx, bs, p, end, false);
     if (word_eq(t, &name, "aset"))
         return meta_gset(cx, bs, p, end, true);
+    if (word_eq(t, &name, "readonly")) {
+        word extra;
+        if (read_word(t, &p, end, &extra))
+            return dg_scr_syntax_error(cx->src, extra.pos, cx->err, "\\readonly: unexpected argument");
+        cx->sc->readonly = true;
+        return 0;
+    }
     if (word_eq(t, &name, "if"))
         return meta_cond(cx, CMD_IF, bs, p, end, "if");
     if (word_eq(t, &name, "elif"))

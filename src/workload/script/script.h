@@ -77,6 +77,8 @@ int dg_script_set_count(const dg_script_set *set);
  * (BEGIN), and no SQL command keeps its rows (\gset, \aset), so no command needs the
  * answer of one before it. */
 bool dg_script_set_pipelinable(const dg_script_set *set);
+/* Script i says \readonly: its transactions only read. */
+bool dg_script_set_readonly(const dg_script_set *set, int i);
 /* Transaction name of script i (basename without extension; made unique with "#2" ...). */
 const char *dg_script_set_name(const dg_script_set *set, int i);
 double dg_script_set_weight(const dg_script_set *set, int i);

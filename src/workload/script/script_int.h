@@ -165,6 +165,7 @@ typedef struct scr_script {
     size_t len;
     scr_cmd *cmds;
     int ncmds;
+    bool readonly; /* \readonly: it only reads (--db-read sends it to a replica) */
 } scr_script;
 
 /* ---- variables ----------------------------------------------------------------------- */

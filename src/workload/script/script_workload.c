@@ -147,6 +147,7 @@ static int sw_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_workl
     for (int i = 0; i < wl->ntx; i++) {
         wl->tx[i].name = dg_script_set_name(set, i);
         wl->tx[i].weight = dg_script_set_weight(set, i);
+        wl->tx[i].reads_only = dg_script_set_readonly(set, i);
     }
     wl->tables = NULL;
     wl->bytes_per_scale = 0;

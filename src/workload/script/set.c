@@ -487,6 +487,8 @@ int dg_script_set_finish(dg_script_set *set, dg_err *err)
 
 int dg_script_set_count(const dg_script_set *set) { return set->nscripts; }
 
+bool dg_script_set_readonly(const dg_script_set *set, int i) { return set->scripts[i].readonly; }
+
 bool dg_script_set_pipelinable(const dg_script_set *set)
 {
     bool begins = false;

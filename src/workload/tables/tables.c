@@ -488,6 +488,7 @@ static int tables_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_w
     for (int i = 0; i < TABLES_NTX; i++) {
         wl->tx[i].name = tx_names[i];
         wl->tx[i].weight = variant == V_MIXED ? 1 : (variant == V_INSERT) == (i == TABLES_INSERT);
+        wl->tx[i].reads_only = i != TABLES_INSERT;
     }
     wl->tables = p->exist_tables;
     wl->bytes_per_scale = BYTES_PER_ROW;

@@ -406,6 +406,7 @@ static int tpcb_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     wl->tx = xcalloc(1, sizeof *wl->tx);
     wl->tx[0].name = names[variant];
     wl->tx[0].weight = 1;
+    wl->tx[0].reads_only = variant == V_SELECT_ONLY;
     wl->tables = tables;
     wl->bytes_per_scale = 15000000; /* ~15 MB per 100,000 accounts, as pgbench -i */
     wl->scale_unit = "branch";

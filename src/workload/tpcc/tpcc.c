@@ -322,6 +322,7 @@ static int tpcc_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
     for (int i = 0; i < TPCC_NTX; i++) {
         wl->tx[i].name = tx_names[i];
         wl->tx[i].weight = tx_weights[i];
+        wl->tx[i].reads_only = i == TPCC_ORDER_STATUS || i == TPCC_STOCK_LEVEL;
     }
     wl->tables = dg_tpcc_tables;
     wl->bytes_per_scale = BYTES_PER_WAREHOUSE;
