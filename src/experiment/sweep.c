@@ -118,12 +118,28 @@ static int split_label(const char *param, char *tok, char **label, char **value,
     return 0;
 }
 
+/* The ',' that ends the value starting at tok (NULL: none): not one inside a URL's host
+ * list (db=a:mysql://u@h1,h2/db,b:...), which is in the part after "://" and before the
+ * first '/' or '?'. */
+static char *value_end(char *tok)
+{
+    char *c = strchr(tok, ',');
+    const char *auth = strstr(tok, "://");
+    if (!c || !auth || auth > c)
+        return c;
+    auth += 3;
+    size_t in_hosts = strcspn(auth, "/?");
+    while (c && c < auth + in_hosts)
+        c = strchr(c + 1, ',');
+    return c;
+}
+
 char *dg_sweep_shown_list(const char *name, const char *list)
 {
     dg_strbuf sb = DG_STRBUF_INIT;
     char *copy = xstrdup(list);
     for (char *tok = copy, *next; tok; tok = next) {
-        next = strchr(tok, ',');
+        next = value_end(tok);
         if (next)
             *next++ = '\0';
         char *label = NULL, *value = NULL, *shown;
@@ -185,7 +201,7 @@ int dg_sweep_plan(const dg_setting *vary, int nvary, int repeat, const char *dir
         }
         char *copy = xstrdup(vary[i].value);
         for (char *tok = *copy ? copy : NULL, *next; tok && rc == 0; tok = next) {
-            next = strchr(tok, ',');
+            next = value_end(tok);
             if (next)
                 *next++ = '\0';
             char *label = NULL, *value = NULL;

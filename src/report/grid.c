@@ -185,7 +185,7 @@ static void sweep_free(sweep *w)
     free(w->g);
 }
 
-typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_TPMC } metric;
+typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_TPMC } metric;
 
 /* "CPU" in a sweep: the server host's when every run has it, else the client's. */
 static const char *cpu_name(const sweep *w)
@@ -202,6 +202,7 @@ static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
     case M_LOAD_MBPS: return s->load_mb_per_s;
     case M_SIZE: return s->db_size_bytes;
     case M_TPMC: return s->tpmc;
+    case M_CONFLICTS: return s->conflicts_per_tx;
     }
     return NAN;
 }
@@ -316,7 +317,7 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     }
     const char *const what[] = {"Throughput", "95th percentile latency",
                                 w->server_cpu ? "Server CPU use" : "Client CPU use", "Load speed",
-                                "Database size"};
+                                "Database size", "Cluster conflicts per transaction"};
     const char *xname = by_size ? "database size" : px->name;
     char *title;
     if (m == M_TPS && by_size)
@@ -338,8 +339,9 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     double div = 1;
     const char *sunit = by_size ? dg_rep_size_unit(maxsize, &div) : NULL;
     dg_rep_axis_set(&c->x, by_size ? "database size after loading" : xname, sunit);
-    const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", ""};
-    static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", ""};
+    const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", "",
+                                  "conflicts"};
+    static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction"};
     dg_rep_axis_set(&c->y, ylabel[m], yunit[m]);
     c->y.zero = true;
     c->x.integer = !by_size && px->integer;
@@ -623,6 +625,9 @@ static void sweep_section(dg_report *rep, const sweep *w)
     bool any_tps = false;
     for (int r = 0; r < w->s->nruns; r++)
         any_tps |= isfinite(w->sums[r].tps);
+    bool any_conflicts = false; /* a cluster's: on Galera, rising with the nodes written to */
+    for (int r = 0; r < w->s->nruns; r++)
+        any_conflicts |= isfinite(w->sums[r].conflicts_per_tx);
     int index = 0;
     if (!any_tps && any_load) { /* a sweep of loads or restores: their speed, no runs */
         for (int k = 0; k < w->np; k++)
@@ -636,6 +641,8 @@ static void sweep_section(dg_report *rep, const sweep *w)
             sweep_chart(sec, w, k, M_LOAD_MBPS, ++index);
         sweep_chart(sec, w, k, M_P95, ++index);
         sweep_chart(sec, w, k, M_CPU, ++index);
+        if (any_conflicts)
+            sweep_chart(sec, w, k, M_CONFLICTS, ++index);
         /* one numeric parameter other than the size: throughput and CPU on one chart */
         if (w->np == 1 && w->p[k].numeric && strcmp(w->p[k].name, "scale") != 0)
             sweep_tps_cpu(sec, w, k, ++index);

@@ -81,5 +81,9 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
     out->load_s = num(doc, "load.seconds");
     out->load_mb_per_s = num(doc, "load.mb_per_s");
     out->tpmc = num(doc, "workload_metrics.tpmC");
+    double tx = num(doc, "totals.transactions");
+    out->conflicts_per_tx = tx > 0 ? (num(doc, "totals.conflicts.cert_failures") +
+                                      num(doc, "totals.conflicts.bf_aborts")) / tx
+                                   : NAN;
     out->complete = !json_is_false(dg_res_get(doc, "run.complete"));
 }

@@ -21,6 +21,8 @@ typedef struct dg_rep_summary {
     double db_size_bytes;  /* monitor.db_size_before_bytes, else load.db_size_bytes */
     double load_s, load_mb_per_s;
     double tpmc;           /* workload_metrics.tpmC, the workload's headline figure */
+    double conflicts_per_tx; /* a cluster's conflicts (totals.conflicts: certification
+                                failures and brute-force aborts) per transaction */
     bool complete;
 } dg_rep_summary;
 
