@@ -207,6 +207,58 @@ static void at(const merge *m, const char *path, const json_t **out)
 }
 
 /* totals / warmup: counts added, the rate over the (common) duration */
+/* A run on several nodes: dst's "nodes" (a copy of the first part's: the nodes' own
+ * figures are the same servers read by every part) with what the parts' terminals did on
+ * each node summed, and the rate over dur_s again. */
+static void merge_nodes(json_t *dst, const json_t *const *src, int n, double dur_s)
+{
+    json_t *nodes = json_deep_copy(json_object_get(src[0], "nodes"));
+    if (!json_is_array(nodes)) {
+        json_decref(nodes);
+        return;
+    }
+    static const char *const counts[] = {"transactions", "errors", "arrivals", "dbgauge_committed"};
+    size_t i;
+    json_t *nd;
+    json_array_foreach(nodes, i, nd)
+    {
+        const json_t *at_node[n];
+        for (int k = 0; k < n; k++)
+            at_node[k] = json_array_get(json_object_get(src[k], "nodes"), i);
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+            if (json_object_get(nd, counts[c]))
+                sum_int(nd, counts[c], at_node, n);
+        json_object_set_new(nd, "tps", dg_json_real(dur_s > 0 ? num(nd, "transactions") / dur_s : NAN));
+    }
+    json_object_set_new(dst, "nodes", nodes);
+}
+
+/* "cluster": the first part's, with the parts' per-node counts summed and the audit's
+ * dbgauge side the whole run's. */
+static json_t *merge_cluster(const merge *m, double dur_s)
+{
+    const json_t *src[m->n];
+    at(m, "cluster", src);
+    json_t *c = json_deep_copy(src[0]);
+    merge_nodes(c, src, m->n, dur_s);
+    json_t *au = json_object_get(c, "audit");
+    if (au) {
+        const json_t *aus[m->n];
+        for (int k = 0; k < m->n; k++)
+            aus[k] = json_object_get(src[k], "audit");
+        sum_int(au, "dbgauge_committed", aus, m->n);
+        sum_int(au, "unknown_outcome", aus, m->n);
+        const json_t *srv = json_object_get(au, "cluster_committed");
+        if (json_is_integer(srv) && !json_is_null(json_object_get(au, "exact"))) {
+            json_int_t d = json_integer_value(srv) - json_integer_value(json_object_get(au, "dbgauge_committed"));
+            json_object_set_new(au, "exact", json_boolean(d == 0));
+            json_object_set_new(au, "consistent", json_boolean(
+                d >= 0 && d <= json_integer_value(json_object_get(au, "unknown_outcome"))));
+        }
+    }
+    return c;
+}
+
 static json_t *merge_totals(const merge *m, const char *path)
 {
     const json_t *src[m->n];
@@ -391,6 +443,8 @@ static int merge_interval(const merge *m, const json_t *const *src, json_t **out
     max_real(iv, "dur_s", have, nh);
     double dur = num(iv, "dur_s");
     json_object_set_new(iv, "tps", dg_json_real(dur >= 0.1 ? num(iv, "transactions") / dur : NAN));
+    if (json_object_get(iv, "nodes"))
+        merge_nodes(iv, have, nh, dur);
     const json_t *txs[nh];
     for (int k = 0; k < nh; k++)
         txs[k] = json_object_get(have[k], "tx");
@@ -744,6 +798,11 @@ int dg_result_merge_gaps(json_t *const *docs, const char *const *paths, int n, c
         if (json_object_get(od[0], copied[s]))
             json_object_set(doc, copied[s], json_object_get(od[0], copied[s]));
     json_object_set_new(doc, "totals", merge_totals(&m, "totals"));
+    if (json_object_get(od[0], "cluster"))
+        json_object_set_new(doc, "cluster",
+                            merge_cluster(&m, num(json_object_get(doc, "totals"), "duration_s")));
+    if (json_object_get(od[0], "events")) /* the parts ran the same commands: part 0's */
+        json_object_set(doc, "events", json_object_get(od[0], "events"));
     if (json_object_get(od[0], "warmup"))
         json_object_set_new(doc, "warmup", merge_totals(&m, "warmup"));
     if (json_object_get(od[0], "drain"))
