@@ -730,7 +730,7 @@ static void begin_document(session_run *s)
     dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
                       .application_name = "dbgauge"};
     if ((s->ctx.cluster = dg_cluster_open(&s->nodes, s->read_nodes.n ? &s->read_nodes : NULL, &co)) != NULL)
-        dg_cluster_begin(s->ctx.cluster, dg_now_ns() + 60 * DG_NS_PER_S);
+        dg_cluster_begin(s->ctx.cluster, dg_now_ns() + 10 * DG_NS_PER_S);
 
     ctx->cfg = cfg;
     /* statistics come from their own thread, so a stalled server cannot stall the

@@ -22,8 +22,22 @@ url=$DG_TEST_GALERA_URL
 # the cluster's members, for SQL from the test (the mariadb client, as root over a socket)
 q() { mariadb --no-defaults -S "${DG_SERVER_DIR:-/tmp/dbgauge-servers}/galera/node$1/mysqld.sock" -u root -N -B dbgauge -e "$2"; }
 
+# settled: every node has applied the same last write set (a load's may still be on its
+# way to some; a run waits at most 10 s for that before its audit's first reading)
+settled() {
+  local i s0 s k
+  for k in $(seq 1 1200); do
+    s0=$(q 0 "SHOW STATUS LIKE 'wsrep_last_committed'" | cut -f2)
+    s=$s0
+    for i in 1 2; do [ "$(q $i "SHOW STATUS LIKE 'wsrep_last_committed'" | cut -f2)" = "$s0" ] || s=""; done
+    [ -n "$s" ] && return 0
+    sleep 0.05
+  done
+  fail "the nodes did not apply the same write sets within a minute"
+}
 "$DBGAUGE" load --db "$url" --workload tpcb --scale 1 --drop -q --json "$TMP/load.json" \
   || fail "load through the node list"
+settled
 
 # ---- conflicts and the audit ---------------------------------------------------------
 "$DBGAUGE" run --db "$url" --workload tpcb -c 6 -T 3 -P 1 --seed 7 -q --json "$TMP/r.json" \
@@ -57,6 +71,7 @@ note "conflicts at scale 1: ${SECONDS}s"
 # ---- at scale 10 (ten branches, not one) the same run conflicts less ---------------------
 "$DBGAUGE" load --db "$url" --workload tpcb --scale 10 --drop -q --json "$TMP/load10.json" \
   || fail "load scale 10"
+settled
 "$DBGAUGE" run --db "$url" --workload tpcb -c 6 -T 3 -P 1 --seed 7 -q --json "$TMP/r10.json" \
   > "$TMP/r10.out" 2>&1 || { cat "$TMP/r10.out"; fail "run at scale 10"; }
 python3 - "$TMP/r.json" "$TMP/r10.json" <<'PY' || fail "conflicts at scale 10"

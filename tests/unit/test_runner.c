@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <string.h>
 #include <unistd.h>
 
 /* ---- the test workload ------------------------------------------------------------------ */
@@ -469,6 +470,95 @@ static void test_reconnect_and_outage(void)
     free_wl(wl);
 }
 
+/* Nodes of a cluster URL as the runner sees them: "node0" ... "node2", each an in-memory
+ * SQLite database, node0 refusing connections when told to. */
+typedef struct nconn {
+    atomic_bool node0_down;
+} nconn;
+
+static int n_connect(void *arg, const char *url, const dg_connopts *co, dg_conn **out, dg_err *err)
+{
+    nconn *n = arg;
+    if (!strcmp(url, "node0") && atomic_load(&n->node0_down))
+        return dg_err_set(err, DG_E_DB, DG_EC_CONN_LOST, 0, "08001", "injected: node0 down");
+    return dg_connect("sqlite::memory:", co, out, err);
+}
+
+static void check_nodes(const dg_run_stats *st, const uint64_t *tx, const uint64_t *errors,
+                        const uint64_t *arrivals)
+{
+    DG_CHECK_INT(st->nnodes, 3);
+    uint64_t sum = 0;
+    for (int i = 0; i < 3; i++) {
+        const dg_node_counts *c = &st->nodes[DG_PHASE_MEASURE][i];
+        if (c->tx != tx[i] || c->errors != errors[i] || c->arrivals != arrivals[i])
+            fprintf(stderr, "  node %d: tx %llu errors %llu arrivals %llu\n", i,
+                    (unsigned long long)c->tx, (unsigned long long)c->errors,
+                    (unsigned long long)c->arrivals);
+        DG_CHECK_INT(c->tx, tx[i]);
+        DG_CHECK_INT(c->errors, errors[i]);
+        DG_CHECK_INT(c->arrivals, arrivals[i]);
+        sum += c->tx;
+    }
+    DG_CHECK_INT(sum, st->all[DG_PHASE_MEASURE].count);
+}
+
+static void test_nodes(void)
+{
+    char *urls[] = {"node0", "node1", "node2"}, *names[] = {"h0", "h1", "h2"};
+    dg_nodelist nl = {.n = 3, .place = DG_PLACE_TERMINAL, .urls = urls, .names = names};
+    nconn n;
+    atomic_init(&n.node0_down, false);
+    ivsum s;
+    dg_run_stats st;
+    dg_err e;
+
+    /* terminal t on node t mod 3: 6 terminals, 50 transactions each */
+    twl w = {0};
+    dg_workload *wl = make_wl(&w, 1, 1);
+    dg_run_config c = base_cfg(&s);
+    c.nodes = &nl;
+    c.connect = n_connect;
+    c.connect_arg = &n;
+    c.terminals = 6;
+    c.transactions = 50;
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    check_nodes(&st, (uint64_t[]){100, 100, 100}, (uint64_t[]){0, 0, 0}, (uint64_t[]){0, 0, 0});
+    dg_run_stats_free(&st);
+
+    /* node0 down at the start: its two terminals arrive on node1 */
+    atomic_store(&n.node0_down, true);
+    c = base_cfg(&s);
+    c.nodes = &nl;
+    c.connect = n_connect;
+    c.connect_arg = &n;
+    c.terminals = 6;
+    c.transactions = 50;
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    DG_CHECK(st.complete);
+    check_nodes(&st, (uint64_t[]){0, 200, 100}, (uint64_t[]){0, 0, 0}, (uint64_t[]){0, 2, 0});
+    dg_run_stats_free(&st);
+    free_wl(wl);
+
+    /* place=first, one terminal whose connection is lost on every 50th call: each loss
+     * moves it to the next node (a new session counts from 0), 10 lives of 49 + 1 */
+    atomic_store(&n.node0_down, false);
+    nl.place = DG_PLACE_FIRST;
+    twl w2 = {.fail_every = 50, .fail_class = DG_EC_CONN_LOST};
+    wl = make_wl(&w2, 1, 0);
+    c = base_cfg(&s);
+    c.nodes = &nl;
+    c.connect = n_connect;
+    c.connect_arg = &n;
+    c.terminals = 1;
+    c.transactions = 500;
+    DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
+    check_nodes(&st, (uint64_t[]){196, 147, 147}, (uint64_t[]){4, 3, 3}, (uint64_t[]){3, 4, 3});
+    DG_CHECK_INT(st.reconnects, 10);
+    dg_run_stats_free(&st);
+    free_wl(wl);
+}
+
 static void test_rate(void)
 {
     twl w = {0};
@@ -664,6 +754,7 @@ int main(void)
     DG_RUN(test_retries);
     DG_RUN(test_errors_by_class);
     DG_RUN(test_reconnect_and_outage);
+    DG_RUN(test_nodes);
     DG_RUN(test_rate);
     DG_RUN(test_think_time);
     DG_RUN(test_stop_request);
