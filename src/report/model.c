@@ -15,8 +15,10 @@
 #include "report/numfmt.h"
 #include "report/summary.h"
 #include "results/result.h"
+#include "results/verdict.h"
 
 #include <inttypes.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -902,6 +904,14 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
     dg_rep_summary sum;
     dg_rep_summarize(run->doc, &sum);
     run_figures(sec, &sum, id);
+    const json_t *vd = dg_res_get(run->doc, "verdict");
+    if (vd)
+        dg_rep_text(sec, "Limited by: %s. %c%s (confidence %s; the figures are under "
+                         "\"verdict\" in the result file.)",
+                    dg_verdict_words(dg_res_str(vd, "limited_by")),
+                    dg_res_str(vd, "why") ? (char)toupper((unsigned char)dg_res_str(vd, "why")[0]) : ' ',
+                    dg_res_str(vd, "why") ? dg_res_str(vd, "why") + 1 : "",
+                    dg_res_str(vd, "confidence") ? dg_res_str(vd, "confidence") : "?");
     run_facts(sec, run, id);
     const json_t *w = dg_res_get(run->doc, "warmup");
     if (num(w, "duration_s") > 0)

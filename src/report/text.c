@@ -3,6 +3,7 @@
 
 #include "core/units.h"
 #include "results/result.h"
+#include "results/verdict.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -128,6 +129,11 @@ void dg_report_text_run(FILE *out, const json_t *doc)
                      "unknown (not counted as committed)\n",
                 unk);
     cluster_lines(out, doc);
+    const json_t *vd = dg_res_get(doc, "verdict");
+    if (vd)
+        fprintf(out, "  limited by: %s (%s; confidence %s)\n",
+                dg_verdict_words(dg_res_str(vd, "limited_by")), dg_res_str(vd, "why"),
+                dg_res_str(vd, "confidence"));
     double tpm = num(doc, "workload_metrics.tpmC");
     if (isfinite(tpm))
         fprintf(out, "  tpmC (New-Order per minute): %.1f\n", tpm);

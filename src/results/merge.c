@@ -8,6 +8,7 @@
  * of parts.
  */
 #include "results/merge.h"
+#include "results/verdict.h"
 
 #include "core/parallel.h"
 #include "core/strbuf.h"
@@ -826,6 +827,7 @@ int dg_result_merge_gaps(json_t *const *docs, const char *const *paths, int n, c
         json_object_set_new(doc, "monitor", merge_monitor(&m));
     merge_errors(&m, doc);
     json_object_set_new(doc, "parts", parts_list(&m));
+    dg_verdict_annotate(doc); /* of the merged figures, not part 0's */
 out:
     free(od);
     free(op);

@@ -33,6 +33,7 @@
 #include "monitor/srvhost.h"
 #include "session/cluster.h"
 #include "session/events.h"
+#include "results/verdict.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -947,6 +948,7 @@ static void finish_document(session_run *s)
     };
     dg_doc_run_finish(s->doc, &r);
     cluster_parts(s);
+    dg_verdict_annotate(s->doc); /* last: it weighs the figures above */
     if (s->ctx.events) {
         json_object_set_new(s->doc, "events",
                             dg_events_finish(s->ctx.events, closing_deadline(5 * DG_NS_PER_S)));

@@ -57,6 +57,7 @@ a = c["audit"]
 assert a["exact"] is True and a["cluster_committed"] == a["dbgauge_committed"], a
 assert a["unknown_outcome"] == 0 and a["nodes_agree"], a
 assert d["monitor"]["server_commits"] == a["cluster_committed"], d["monitor"]
+assert d["verdict"]["limited_by"] == "cluster_conflicts", d["verdict"]
 for iv in d["intervals"]:
     assert [n["node"] for n in iv["nodes"]] == [n["node"] for n in c["nodes"]], iv["nodes"]
     assert all(n["status"] == "ok" and n["cluster_size"] == 3 and n["synced"] for n in iv["nodes"]), iv["nodes"]

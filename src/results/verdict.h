@@ -1,0 +1,77 @@
+/*
+ * verdict.h - what limited a run, or one of its intervals: a rule over the figures dbgauge
+ * measured (the driver's CPU and schedule lag, the server host's CPU, I/O wait and device
+ * utilisation, a cluster's conflicts and flow control, the target rate), with the figures
+ * that decided it and a confidence. "not_enough_evidence" is an answer: a figure that was
+ * not measured is never assumed.
+ *
+ * The rules, in order (the first that holds decides):
+ *   rate_target        --rate given and served on schedule: a schedule lag p99 under 50 ms
+ *                      (with >= 80 % of the rate: an interval's arrivals vary) - the run did
+ *                      what it was asked; nothing else limited it
+ *   driver             dbgauge saturated: its CPU >= 90 % of the cores its threads can use,
+ *                      or --rate missed (< 90 %) with a schedule lag p99 over 100 ms and
+ *                      the server not saturated
+ *   cluster_conflicts  >= 0.2 cluster conflicts per transaction, or flow control holding
+ *                      writes >= 20 % of the time
+ *   server_disk        the data device >= 80 % busy, or the server host's I/O wait >= 20 %
+ *   server_cpu         the server host's CPU >= 85 % busy, its server processes using more
+ *                      of it than dbgauge (when both run on one machine); for an engine
+ *                      inside dbgauge (SQLite), dbgauge's CPU >= 85 % of its usable cores
+ *   round_trips        a closed-loop run with the server host's CPU < 50 %, its device
+ *                      < 50 % busy and dbgauge far from saturated: the terminals spend their
+ *                      time waiting on answers (network, per-statement latency) or on locks;
+ *                      confidence low, since dbgauge does not yet sample the server's waits
+ *   not_enough_evidence anything else (the server host not measured, or figures in between)
+ *
+ * Pure functions; thread-safe.
+ */
+#ifndef DG_RESULTS_VERDICT_H
+#define DG_RESULTS_VERDICT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* The figures a verdict weighs; NaN where not measured. */
+typedef struct dg_verdict_in {
+    double tps;
+    double rate_tps;           /* --rate's target (0 or NaN: closed loop) */
+    double lag_p99_ms;         /* schedule lag p99 (rate-paced runs) */
+    double self_cpu_pct;       /* dbgauge's CPU, % of one core */
+    int driver_threads;        /* threads running terminals (terminals, or --workers) */
+    int client_cores;
+    bool embedded;             /* the engine runs inside dbgauge (SQLite) */
+    bool server_local;         /* the server host is this machine */
+    double server_cpu_pct;     /* the server host's CPU, % of all its cores */
+    double server_iowait_pct;
+    double server_disk_util_pct;
+    double server_procs_cpu_pct; /* the server's processes, % of one core */
+    double conflicts_per_tx;   /* a cluster's (Galera) */
+    double flow_paused_pct;    /* the most any node's flow control held writes, % of time */
+} dg_verdict_in;
+
+typedef struct dg_verdict {
+    const char *limited_by;    /* one of the rule names above */
+    const char *confidence;    /* "high", "medium", "low" */
+    const char *why;           /* one line, for people */
+} dg_verdict;
+
+/* Decides; v's strings are static. */
+void dg_verdict_decide(const dg_verdict_in *in, dg_verdict *v);
+
+/* {"limited_by", "confidence", "why", "evidence": {the figures weighed, null where not
+ * measured}}. */
+json_t *dg_verdict_json(const dg_verdict_in *in, const dg_verdict *v);
+
+/* The figures of one result interval (an element of "intervals") or, with iv NULL, of the
+ * whole run, from a result document. */
+void dg_verdict_in_of(const json_t *doc, const json_t *iv, dg_verdict_in *in);
+
+/* Sets "verdict" on the document (the whole run) and on each of its measured intervals.
+ * Intervals that are shallow copies share nothing changed here (each gets a new value). */
+void dg_verdict_annotate(json_t *doc);
+
+/* The human words for a limited_by value ("the driver", "server CPU", ...). */
+const char *dg_verdict_words(const char *limited_by);
+
+#endif
