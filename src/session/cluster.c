@@ -72,14 +72,20 @@ dg_cluster *dg_cluster_open(const dg_nodelist *hosts, const dg_nodelist *replica
 
 /* ---- readings ----------------------------------------------------------------------------- */
 
-/* Reads every node in turn, all by the one deadline. */
+/* Reads every node by the one deadline: each interval's readings asked of every node at
+ * once, then waited for (a stalled node costs the others nothing); the fresh readings at
+ * the ends one after the other (each first waits for a call still in its server). */
 static void read_all(dg_cluster *c, int64_t deadline_ns, bool fresh, dg_dbstats *out, bool *ok)
 {
+    uint64_t want[DG_MAX_NODES * 2];
+    for (int i = 0; i < c->n && !fresh; i++)
+        if (c->nodes[i].sampler)
+            want[i] = dg_sampler_request(c->nodes[i].sampler);
     for (int i = 0; i < c->n; i++) {
         node *nd = &c->nodes[i];
         unknown(&out[i]);
         ok[i] = nd->sampler && (fresh ? dg_sampler_take_fresh(nd->sampler, deadline_ns, &out[i])
-                                      : dg_sampler_take(nd->sampler, deadline_ns, &out[i]));
+                                      : dg_sampler_wait(nd->sampler, want[i], deadline_ns, &out[i]));
     }
 }
 

@@ -65,15 +65,27 @@ dg_sampler *dg_sampler_start(dg_conn *conn)
     return s;
 }
 
-bool dg_sampler_take(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out)
+uint64_t dg_sampler_request(dg_sampler *s)
 {
-    unknown(out);
     pthread_mutex_lock(&s->lock);
     if (!s->busy) { /* a call stuck in the server is not joined by another */
         s->requested++;
         pthread_cond_broadcast(&s->cond);
     }
     uint64_t want = s->requested;
+    pthread_mutex_unlock(&s->lock);
+    return want;
+}
+
+bool dg_sampler_take(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out)
+{
+    return dg_sampler_wait(s, dg_sampler_request(s), deadline_ns, out);
+}
+
+bool dg_sampler_wait(dg_sampler *s, uint64_t want, int64_t deadline_ns, dg_dbstats *out)
+{
+    unknown(out);
+    pthread_mutex_lock(&s->lock);
     while (s->running && s->done < want && dg_now_ns() < deadline_ns)
         wait_until(s, deadline_ns);
     bool ok = s->done >= want && s->last_rc == 0;

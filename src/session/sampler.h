@@ -45,6 +45,11 @@ dg_sampler *dg_sampler_start(dg_conn *conn);
  * this request came back in time and succeeded; false (and *out all -1) otherwise. */
 bool dg_sampler_take(dg_sampler *s, int64_t deadline_ns, dg_dbstats *out);
 
+/* dg_sampler_take in two steps, so several samplers can be asked at once and then
+ * waited for: the request's number, then its answer by deadline_ns (as take's). */
+uint64_t dg_sampler_request(dg_sampler *s);
+bool dg_sampler_wait(dg_sampler *s, uint64_t want, int64_t deadline_ns, dg_dbstats *out);
+
 /* As dg_sampler_take, but first waits (until deadline_ns) for a call still in the server
  * to finish, so the sample is one asked for now, never an earlier one answering late: the
  * reading that closes a run. */

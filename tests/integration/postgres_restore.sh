@@ -10,7 +10,8 @@
 source "$(dirname "$0")/common.bash"
 url=$(need_server postgres)
 server="$DG_SRC/scripts/servers/postgres.sh"
-if [ "$("$server" env 2>/dev/null || true)" != "export DG_TEST_POSTGRES_URL=$url" ]; then
+env_out=$("$server" env 2>/dev/null || true)
+if ! grep -qxF "export DG_TEST_POSTGRES_URL=$url" <<<"$env_out"; then
   # a database of its own takes the superuser, which only the test server's script has
   [ "${DG_REQUIRE_SERVERS:-0}" = 1 ] && fail "the PostgreSQL test server is not scripts/servers/postgres.sh's"
   echo "skip: not the scripts/servers/postgres.sh server" >&2

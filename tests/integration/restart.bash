@@ -14,7 +14,9 @@
 elapsed_since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}'; }
 
 restart_test() {
-  if ! "$server" status >/dev/null 2>&1 || ! "$server" env | grep -qxF "export $ENV_VAR=$url"; then
+  local env_out
+  env_out=$("$server" env 2>/dev/null || true) # whole, then matched: no pipe to race
+  if ! "$server" status >/dev/null 2>&1 || ! grep -qxF "export $ENV_VAR=$url" <<<"$env_out"; then
     note "skip restart test: $url is not the server $server manages"
     return 0
   fi
