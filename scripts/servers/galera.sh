@@ -152,15 +152,7 @@ wait_synced() {
   die "node $i was not Synced within $s s (log: $(dir "$i")/error.log)"
 }
 
-provision() {
-  sql 0 <<'EOF'
-CREATE USER IF NOT EXISTS 'dbgauge'@'127.0.0.1' IDENTIFIED BY 'dbgauge';
-CREATE USER IF NOT EXISTS 'dbgauge'@'localhost' IDENTIFIED BY 'dbgauge';
-CREATE DATABASE IF NOT EXISTS dbgauge;
-GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'127.0.0.1';
-GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'localhost';
-EOF
-}
+provision() { provision_sql | sql 0; }
 
 start_all() {
   local i any=0

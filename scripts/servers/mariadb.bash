@@ -1,6 +1,8 @@
-# mariadb.bash - the MariaDB programs the server scripts run (sourced by mysql.sh and
-# galera.sh, which define die MESSAGE first): SERVER (mariadbd), INSTALL_DB
-# (mariadb-install-db) and CLIENT (mariadb), or the MySQL names, from PATH or /usr/sbin.
+# mariadb.bash - what the MariaDB server scripts share (sourced by mysql.sh and galera.sh,
+# which define die MESSAGE first): the programs SERVER (mariadbd), INSTALL_DB
+# (mariadb-install-db) and CLIENT (mariadb), or the MySQL names, from PATH or /usr/sbin;
+# and provision_sql, the SQL that makes the user dbgauge (password dbgauge) with every
+# privilege on database dbgauge.
 
 find_bin() {
   local b
@@ -13,3 +15,13 @@ find_bin() {
 SERVER=$(find_bin mariadbd mysqld)
 INSTALL_DB=$(find_bin mariadb-install-db mysql_install_db)
 CLIENT=$(find_bin mariadb mysql)
+
+provision_sql() {
+  cat <<'EOF'
+CREATE USER IF NOT EXISTS 'dbgauge'@'127.0.0.1' IDENTIFIED BY 'dbgauge';
+CREATE USER IF NOT EXISTS 'dbgauge'@'localhost' IDENTIFIED BY 'dbgauge';
+CREATE DATABASE IF NOT EXISTS dbgauge;
+GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'localhost';
+EOF
+}

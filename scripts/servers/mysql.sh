@@ -129,15 +129,7 @@ init_datadir() {
     || { cat "$DIR/install-db.log" >&2; die "mariadb-install-db failed"; }
 }
 
-provision() {
-  admin_sql <<'EOF'
-CREATE USER IF NOT EXISTS 'dbgauge'@'127.0.0.1' IDENTIFIED BY 'dbgauge';
-CREATE USER IF NOT EXISTS 'dbgauge'@'localhost' IDENTIFIED BY 'dbgauge';
-CREATE DATABASE IF NOT EXISTS dbgauge;
-GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'127.0.0.1';
-GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'localhost';
-EOF
-}
+provision() { provision_sql | admin_sql; }
 
 start() {
   if server_pid >/dev/null && ready; then return 0; fi

@@ -382,40 +382,53 @@ static void count_arrival(terminal *t, int node)
     dg_phaser_exit(&t->ph, tok);
 }
 
-/* --db-read: the terminal's replica, else the next ones in order; its read-only session
- * there (the workload's state for it in *state). */
-static int open_read_session(terminal *t, dg_err *err)
+/* One list of a cluster run's nodes: the URL's hosts (the terminal's t->node) or
+ * --db-read's replicas (t->rnode). Counted nodes of the list start at `base`. */
+typedef struct nodes_of {
+    const dg_nodelist *nl;
+    int n, base;
+    int *cur;
+    const char *kind, *of; /* "host", "of the URL"; "replica", "of --db-read" */
+} nodes_of;
+
+/* The terminal's node of the list, else the next ones in order (the node it reaches
+ * becomes its own, counted as an arrival there); a node found down is said once. When
+ * every node refuses, the first one's error, with every reason in the message. */
+static int connect_node(terminal *t, const nodes_of *no, dg_conn **conn, dg_err *err)
 {
     run *r = t->r;
-    const dg_nodelist *nl = r->cfg->read_nodes;
     int rc = 0;
-    dg_conn *conn = NULL;
-    for (int k = 0; k < r->nread; k++) {
-        int i = (t->rnode + k) % r->nread;
+    for (int k = 0; k < no->n; k++) {
+        int i = (*no->cur + k) % no->n;
         dg_err e;
         dg_err_clear(&e);
-        rc = connect_one(r, nl->urls[i], &conn, &e);
+        rc = connect_one(r, no->nl->urls[i], conn, &e);
         if (rc == 0) {
-            if (i != t->rnode) {
-                t->rnode = i;
-                count_arrival(t, r->nwrite + i);
+            if (i != *no->cur) {
+                *no->cur = i;
+                count_arrival(t, no->base + i);
             }
-            break;
+            return 0;
         }
         if (k == 0)
             *err = e;
+        else
+            snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+                     "; %s: %s", no->nl->names[i], e.msg);
         if (e.cls == DG_EC_USER)
-            break;
-        if (!atomic_exchange(&r->node_down_said[r->nwrite + i], true))
-            dg_log_warn("replica %s of --db-read did not accept a connection (%s): its terminals "
-                        "go on the next one",
-                        nl->names[i], e.msg);
+            break; /* a wrong password or a missing database: the next node will not help */
+        if (!atomic_exchange(&r->node_down_said[no->base + i], true))
+            dg_log_warn("%s %s %s did not accept a connection (%s): its terminals go on the next "
+                        "one",
+                        no->kind, no->nl->names[i], no->of, e.msg);
     }
-    if (rc)
-        return rc;
-    pthread_mutex_lock(&t->down_lock);
-    t->rconn = conn;
-    pthread_mutex_unlock(&t->down_lock);
+    return rc;
+}
+
+/* The workload's state for the terminal on conn. */
+static int term_open(terminal *t, dg_conn *conn, void **state, dg_err *err)
+{
+    run *r = t->r;
     dg_term term = {
         .id = t->id,
         .nterminals = r->cfg->whole_terminals > 0 ? r->cfg->whole_terminals : r->cfg->terminals,
@@ -424,42 +437,22 @@ static int open_read_session(terminal *t, dg_err *err)
         .scale = r->wl->scale,
         .phase = &r->phase,
     };
-    return r->wl->ops->term_open(r->wl, &term, &t->rwl_state, err);
+    return r->wl->ops->term_open(r->wl, &term, state, err);
 }
 
-/* A cluster run: the terminal's host, else the next ones in order (the host it reaches
- * becomes its own, counted as an arrival there); a host found down is said once. When
- * every host refuses, the first host's error (with every reason in the message). */
-static int connect_node(terminal *t, dg_conn **conn, dg_err *err)
+/* --db-read: the terminal's session on a replica, for the types that only read. */
+static int open_read_session(terminal *t, dg_err *err)
 {
     run *r = t->r;
-    const dg_nodelist *nl = r->cfg->nodes;
-    int rc = 0;
-    for (int k = 0; k < r->nwrite; k++) {
-        int i = (t->node + k) % r->nwrite;
-        dg_err e;
-        dg_err_clear(&e);
-        rc = connect_one(r, nl->urls[i], conn, &e);
-        if (rc == 0) {
-            if (i != t->node) {
-                t->node = i;
-                count_arrival(t, i);
-            }
-            return 0;
-        }
-        if (k == 0)
-            *err = e;
-        else
-            snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
-                     "; %s: %s", nl->names[i], e.msg);
-        if (e.cls == DG_EC_USER)
-            break; /* a wrong password or a missing database: the next host will not help */
-        if (!atomic_exchange(&r->node_down_said[i], true))
-            dg_log_warn("host %s of the URL did not accept a connection (%s): its terminals "
-                        "go on the next host",
-                        nl->names[i], e.msg);
-    }
-    return rc;
+    nodes_of no = {r->cfg->read_nodes, r->nread, r->nwrite, &t->rnode, "replica", "of --db-read"};
+    dg_conn *conn = NULL;
+    int rc = connect_node(t, &no, &conn, err);
+    if (rc)
+        return rc;
+    pthread_mutex_lock(&t->down_lock);
+    t->rconn = conn;
+    pthread_mutex_unlock(&t->down_lock);
+    return term_open(t, conn, &t->rwl_state, err);
 }
 
 static int open_session(terminal *t, dg_err *err)
@@ -470,7 +463,8 @@ static int open_session(terminal *t, dg_err *err)
         return dg_err_set(err, DG_E_STOPPED, DG_EC_FATAL, 0, NULL,
                           "stopped while waiting to connect");
     int64_t t0 = dg_now_ns();
-    int rc = r->nnodes ? connect_node(t, &conn, err)
+    nodes_of no = {r->cfg->nodes, r->nwrite, 0, &t->node, "host", "of the URL"};
+    int rc = r->nnodes ? connect_node(t, &no, &conn, err)
              : r->cfg->connect
                  ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &conn, err)
                  : dg_connect(r->cfg->url, r->cfg->connopts, &conn, err);
@@ -481,15 +475,7 @@ static int open_session(terminal *t, dg_err *err)
     pthread_mutex_lock(&t->down_lock);
     t->conn = conn;
     pthread_mutex_unlock(&t->down_lock);
-    dg_term term = {
-        .id = t->id,
-        .nterminals = r->cfg->whole_terminals > 0 ? r->cfg->whole_terminals : r->cfg->terminals,
-        .conn = t->conn,
-        .rng = &t->rng,
-        .scale = r->wl->scale,
-        .phase = &r->phase,
-    };
-    rc = r->wl->ops->term_open(r->wl, &term, &t->wl_state, err);
+    rc = term_open(t, conn, &t->wl_state, err);
     if (rc == 0 && r->nread)
         rc = open_read_session(t, err);
     if (rc)

@@ -503,6 +503,19 @@ static void check_nodes(const dg_run_stats *st, const uint64_t *tx, const uint64
     DG_CHECK_INT(sum, st->all[DG_PHASE_MEASURE].count);
 }
 
+/* A run of `terminals` x `transactions` on the nodes of nl, connecting through n. */
+static dg_run_config node_cfg(ivsum *s, const dg_nodelist *nl, nconn *n, int terminals,
+                              int64_t transactions)
+{
+    dg_run_config c = base_cfg(s);
+    c.nodes = nl;
+    c.connect = n_connect;
+    c.connect_arg = n;
+    c.terminals = terminals;
+    c.transactions = transactions;
+    return c;
+}
+
 static void test_nodes(void)
 {
     char *urls[] = {"node0", "node1", "node2"}, *names[] = {"h0", "h1", "h2"};
@@ -516,24 +529,14 @@ static void test_nodes(void)
     /* terminal t on node t mod 3: 6 terminals, 50 transactions each */
     twl w = {0};
     dg_workload *wl = make_wl(&w, 1, 1);
-    dg_run_config c = base_cfg(&s);
-    c.nodes = &nl;
-    c.connect = n_connect;
-    c.connect_arg = &n;
-    c.terminals = 6;
-    c.transactions = 50;
+    dg_run_config c = node_cfg(&s, &nl, &n, 6, 50);
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
     check_nodes(&st, (uint64_t[]){100, 100, 100}, (uint64_t[]){0, 0, 0}, (uint64_t[]){0, 0, 0});
     dg_run_stats_free(&st);
 
     /* node0 down at the start: its two terminals arrive on node1 */
     atomic_store(&n.node0_down, true);
-    c = base_cfg(&s);
-    c.nodes = &nl;
-    c.connect = n_connect;
-    c.connect_arg = &n;
-    c.terminals = 6;
-    c.transactions = 50;
+    c = node_cfg(&s, &nl, &n, 6, 50);
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
     DG_CHECK(st.complete);
     check_nodes(&st, (uint64_t[]){0, 200, 100}, (uint64_t[]){0, 0, 0}, (uint64_t[]){0, 2, 0});
@@ -546,12 +549,7 @@ static void test_nodes(void)
     nl.place = DG_PLACE_FIRST;
     twl w2 = {.fail_every = 50, .fail_class = DG_EC_CONN_LOST};
     wl = make_wl(&w2, 1, 0);
-    c = base_cfg(&s);
-    c.nodes = &nl;
-    c.connect = n_connect;
-    c.connect_arg = &n;
-    c.terminals = 1;
-    c.transactions = 500;
+    c = node_cfg(&s, &nl, &n, 1, 500);
     DG_CHECK_INT(dg_run(&c, wl, &st, &e), 0);
     check_nodes(&st, (uint64_t[]){196, 147, 147}, (uint64_t[]){4, 3, 3}, (uint64_t[]){3, 4, 3});
     DG_CHECK_INT(st.reconnects, 10);
