@@ -912,6 +912,13 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
                     dg_res_str(vd, "why") ? (char)toupper((unsigned char)dg_res_str(vd, "why")[0]) : ' ',
                     dg_res_str(vd, "why") ? dg_res_str(vd, "why") + 1 : "",
                     dg_res_str(vd, "confidence") ? dg_res_str(vd, "confidence") : "?");
+    size_t wi;
+    json_t *wj;
+    json_array_foreach(dg_res_get(run->doc, "warnings"), wi, wj)
+    {
+        if (json_is_string(wj))
+            dg_rep_text(sec, "Warning: %s.", json_string_value(wj));
+    }
     run_facts(sec, run, id);
     const json_t *w = dg_res_get(run->doc, "warmup");
     if (num(w, "duration_s") > 0)

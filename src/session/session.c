@@ -23,6 +23,7 @@
 #include "core/log.h"
 #include "core/signals.h"
 #include "core/stop.h"
+#include "core/units.h"
 #include "core/xalloc.h"
 #include "monitor/host.h"
 #include "monitor/sysstat.h"
@@ -868,6 +869,67 @@ static int workload_metrics(session_run *s, dg_doc_metric *out)
     return nm;
 }
 
+/* The engine's cache as the server's settings name it, "NAME VALUE" into buf ("" when
+ * none is recorded). */
+static void cache_setting(const json_t *doc, char *buf, size_t len)
+{
+    static const char *const names[] = {"innodb_buffer_pool_size", "shared_buffers",
+                                        "cache_size", "DefaultDbCachePages", "page_buffers"};
+    const json_t *set = json_object_get(json_object_get(doc, "server"), "settings");
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const json_t *v = json_object_get(set, names[i]);
+        if (json_is_string(v)) {
+            snprintf(buf, len, "%s %s", names[i], json_string_value(v));
+            return;
+        }
+    }
+}
+
+/* The regime the workload claims (dg_workload.regime) against the engine's cache hits in
+ * the measured phase: the result's "regime", and a warning when they contradict it (the
+ * study's point, I/O-bound being slower, cannot show on a run that never read the disk). */
+static json_t *regime_check(warnings *w, const session_run *s, const dg_doc_monitor *mon)
+{
+    const char *claim = s->cfg->wl->regime;
+    if (!claim)
+        return NULL;
+    bool io = !strcmp(claim, "io_bound");
+    double hit = mon->cache_hit_pct;
+    char cache[160], size[32] = "?";
+    cache_setting(s->doc, cache, sizeof cache);
+    if (mon->db_size_before_bytes >= 0)
+        dg_format_size((uint64_t)mon->db_size_before_bytes, size, sizeof size);
+    json_t *r = json_object();
+    json_object_set_new(r, "claimed", json_string(claim));
+    json_object_set_new(r, "cache_hit_pct", isfinite(hit) ? json_real(hit) : json_null());
+    json_object_set_new(r, "physical_reads_per_tx", isfinite(mon->physical_reads_per_tx)
+                                                        ? json_real(mon->physical_reads_per_tx)
+                                                        : json_null());
+    json_object_set_new(r, "cache", cache[0] ? json_string(cache) : json_null());
+    if (!isfinite(hit)) {
+        json_object_set_new(r, "held", json_null());
+        json_object_set_new(r, "why", json_string("the engine's cache hits were not measured"));
+        return r;
+    }
+    bool held = io ? hit < 99 : hit >= 90;
+    json_object_set_new(r, "held", json_boolean(held));
+    if (held)
+        return r;
+    char *msg =
+        io ? xasprintf("the run was meant to be I/O-bound (selects over all keys) but ran "
+                       "CPU-bound: %.1f%% of page reads hit the engine's cache (%s of data%s%s): "
+                       "make the data larger than the cache (--rows) or the cache smaller",
+                       hit, size, cache[0] ? "; " : "", cache)
+           : xasprintf("the run was meant to be CPU-bound (the hot keys) but %.1f%% of page "
+                       "reads missed the engine's cache: warm it up (--warmup) or give the "
+                       "engine more cache",
+                       100 - hit);
+    json_object_set_new(r, "why", json_string(msg));
+    warn_add(w, msg);
+    return r;
+}
+
 /* A run on several nodes: their parts of the document (session/cluster.h). On one node
  * of a Galera cluster: its conflicts, and the commit count Com_commit gets wrong (it
  * counts the COMMITs the cluster refused) as the cluster's sequence counts it. */
@@ -919,6 +981,7 @@ static void finish_document(session_run *s)
     bool embedded = dg_has_cap(s->conn, DG_CAP_EMBEDDED);
     driver_warnings(&w, &s->ctx, mon.sys.self_cpu_pct, s->conn, cfg);
     end_warnings(&w, st, s->overrun_s, embedded, cfg);
+    json_t *regime = regime_check(&w, s, &mon);
     dg_doc_result r = {
         .run = &run,
         .load = s->load,
@@ -947,6 +1010,8 @@ static void finish_document(session_run *s)
         .extra = cfg->extra,
     };
     dg_doc_run_finish(s->doc, &r);
+    if (regime)
+        json_object_set_new(s->doc, "regime", regime);
     cluster_parts(s);
     dg_verdict_annotate(s->doc); /* last: it weighs the figures above */
     if (s->ctx.events) {

@@ -185,6 +185,10 @@ struct dg_workload {
     char hash[17];              /* 16 hex digits identifying the definition and options */
     bool pipeline_ok;           /* no statement of a transaction needs another's result:
                                    its commands may travel together (--pipeline) */
+    const char *regime;         /* the regime the run claims to measure, which the session
+                                   checks against the engine's cache hits: "io_bound" (its
+                                   reads should miss the cache), "cpu_bound" (they should
+                                   hit it); NULL: none claimed (static string) */
     void *priv;                 /* the workload's own data */
 };
 

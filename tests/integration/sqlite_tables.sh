@@ -94,4 +94,20 @@ json "$TMP/three.json" "d['workload_metrics']['tables'] == 3 and d['run']['scale
 expect_exit 1 "$DBGAUGE" load --db "sqlite:$TMP/huge.db" -w tables --size 100TB
 grep -q "more than the largest scale" "$TMP/err" || { cat "$TMP/err"; fail "--size past the largest scale"; }
 ! grep -q "partial load" "$TMP/err" || fail "--size past the largest scale: said a partial load"
+# the regime the selects claim, checked: over all keys with SQLite's default 2 MB page
+# cache the 26 MB of data misses it (I/O-bound holds); with a 200 MB cache and a warmup
+# every read hits it: a warning in the summary, the result and the report
+"$DBGAUGE" load --db "sqlite:$TMP/regime.db" -w tables --rows 20000 -q > /dev/null || fail "regime load"
+"$DBGAUGE" run --db "sqlite:$TMP/regime.db" -w tables:select --key-range all -c 2 -T 2 -P 1 --warmup 1 \
+  --json "$TMP/io.json" > "$TMP/io.out" 2>&1 || { cat "$TMP/io.out"; fail "I/O-bound run"; }
+json "$TMP/io.json" "d['regime']['claimed'] == 'io_bound' and d['regime']['held'] is True and not d['warnings']" | grep -q True \
+  || fail "I/O-bound regime: $(json "$TMP/io.json" "d['regime'], d['warnings']")"
+"$DBGAUGE" run --db "sqlite:$TMP/regime.db" -w tables:select --key-range all -c 2 -T 2 -P 1 --warmup 2 \
+  --conn cache_size=-200000 --json "$TMP/cpu.json" > "$TMP/cpu.out" 2>&1 || { cat "$TMP/cpu.out"; fail "cached run"; }
+grep -q 'warning: the run was meant to be I/O-bound (selects over all keys) but ran CPU-bound: ' "$TMP/cpu.out" \
+  || { cat "$TMP/cpu.out"; fail "no regime warning in the summary"; }
+json "$TMP/cpu.json" "d['regime']['held'] is False and d['regime']['cache_hit_pct'] >= 99 and d['regime']['cache'] == 'cache_size -200000'" | grep -q True \
+  || fail "regime in the result: $(json "$TMP/cpu.json" "d['regime']")"
+"$DBGAUGE" report "$TMP/cpu.json" --format text > "$TMP/cpu.report" || fail "report"
+grep -q 'Warning: the run was meant to be I/O-bound' "$TMP/cpu.report" || fail "no regime warning in the report"
 echo "tables on SQLite: ok"

@@ -491,6 +491,9 @@ static int tables_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_w
         wl->tx[i].reads_only = i != TABLES_INSERT;
     }
     wl->tables = p->exist_tables;
+    /* the study's two select regimes: all keys (I/O-bound), the hot 1 % (CPU-bound) */
+    if (variant != V_INSERT)
+        wl->regime = pct >= 100 ? "io_bound" : pct <= 1 ? "cpu_bound" : NULL;
     wl->bytes_per_scale = BYTES_PER_ROW;
     wl->scale_unit = "row";
     wl->priv = p;
