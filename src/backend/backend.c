@@ -835,9 +835,8 @@ int dg_connect(const char *url, const dg_connopts *opts, dg_conn **out, dg_err *
     if (u.nnodes > 1) { /* a cluster: the first host that answers */
         dg_url_free(&u);
         dg_nodelist nl;
-        int node;
         if ((rc = dg_url_nodes(url, &nl, err)) == 0)
-            rc = dg_connect_nodes(&nl, 0, opts, out, &node, err);
+            rc = dg_connect_first(&nl, opts, out, err);
         dg_nodelist_free(&nl);
         return rc;
     }

@@ -288,6 +288,9 @@ typedef struct dg_dialect {
     const char *object_stats_sql; /* rows of (name, 'table' or 'index', rows, bytes, depth)
                                      for a table and each of its indexes, every ? the
                                      table's name; NULL: the backend's object_stats op */
+    const char *cache_setting;   /* the server_info entry that is the engine's page cache
+                                    ("shared_buffers"), for what a result says about the
+                                    cache; NULL: none recorded */
     const char *user_tables_sql; /* one text column: the user tables of the connection's
                                     database (schema), as dg_object_stats names them, for
                                     what a restore brought (dg_user_tables) */

@@ -52,6 +52,7 @@ const dg_dialect dg_dialect_mysql = {
         "UNION ALL SELECT '(secondary indexes)', 'index', NULL, index_length, NULL "
         "FROM information_schema.TABLES WHERE table_schema = DATABASE() AND table_name = ? "
         "AND index_length > 0",
+    .cache_setting = "innodb_buffer_pool_size",
     .user_tables_sql = "SELECT table_name FROM information_schema.TABLES WHERE table_schema = "
                        "DATABASE() AND table_type = 'BASE TABLE' ORDER BY 1",
     .table_bytes_sql = "SELECT data_length, index_length FROM information_schema.tables "

@@ -47,6 +47,7 @@ const dg_dialect dg_dialect_postgres = {
         "UNION ALL SELECT i.relname, 'index', i.reltuples::bigint, pg_relation_size(i.oid), NULL::int "
         "FROM pg_index x JOIN pg_class t ON t.oid = x.indrelid JOIN pg_class i ON i.oid = x.indexrelid "
         "WHERE t.relname = ? AND pg_table_is_visible(t.oid) ORDER BY 2 DESC, 1",
+    .cache_setting = "shared_buffers",
     .user_tables_sql = "SELECT c.relname FROM pg_class c WHERE c.relkind IN ('r', 'p') "
                        "AND pg_table_is_visible(c.oid) AND c.relnamespace NOT IN "
                        "('pg_catalog'::regnamespace, 'information_schema'::regnamespace) ORDER BY 1",

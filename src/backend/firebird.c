@@ -1418,6 +1418,7 @@ static const dg_dialect firebird_dialect = {
      * shows of it */
     .server_setting_info = (const char *const[]){"ServerMode", "server_mode", "DefaultDbCachePages",
                                                  "page_buffers", NULL, NULL},
+    .cache_setting = "page_buffers",
     .user_tables_sql = "SELECT TRIM(RDB$RELATION_NAME) FROM RDB$RELATIONS WHERE "
                        "COALESCE(RDB$SYSTEM_FLAG, 0) = 0 AND RDB$VIEW_BLR IS NULL AND "
                        "COALESCE(RDB$RELATION_TYPE, 0) = 0 ORDER BY 1",

@@ -105,30 +105,25 @@ void dg_nodelist_free(dg_nodelist *nl)
     memset(nl, 0, sizeof *nl);
 }
 
-int dg_connect_nodes(const dg_nodelist *nl, int from, const dg_connopts *opts, dg_conn **out,
-                     int *node, dg_err *err)
+int dg_connect_first(const dg_nodelist *nl, const dg_connopts *opts, dg_conn **out, dg_err *err)
 {
-    if (nl->n == 1) {
-        *node = 0;
+    if (nl->n == 1)
         return dg_connect(nl->urls[0], opts, out, err);
-    }
     dg_strbuf why = DG_STRBUF_INIT;
     int rc = 0;
     dg_errclass cls = DG_EC_FATAL;
     bool lost = false;
-    for (int k = 0; k < nl->n; k++) {
-        int i = (from + k) % nl->n;
+    for (int i = 0; i < nl->n; i++) {
         dg_err e;
         dg_err_clear(&e);
         rc = dg_connect(nl->urls[i], opts, out, &e);
         if (rc == 0) {
-            *node = i;
             dg_sb_free(&why);
             return 0;
         }
         lost |= e.cls == DG_EC_CONN_LOST;
         cls = e.cls;
-        dg_sb_printf(&why, "%s%s: %s", k ? "; " : "", nl->names[i], e.msg);
+        dg_sb_printf(&why, "%s%s: %s", i ? "; " : "", nl->names[i], e.msg);
     }
     rc = dg_err_set(err, DG_E_DB, lost ? DG_EC_CONN_LOST : cls, 0, "08001",
                     "no host of the URL accepted a connection (%s)", dg_sb_str(&why));

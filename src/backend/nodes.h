@@ -35,10 +35,8 @@ int dg_url_nodes_list(const char *list, dg_nodelist *out, dg_err *err);
  * IPv6 address's brackets) or end. */
 const char *dg_url_host_end(const char *h, const char *end);
 
-/* Connects to the first host of nl, from `from` on in order (wrapping), that accepts a
- * connection; *node gets its index. When none does, the error names every host's reason
- * (class CONN_LOST when any host was unreachable). */
-int dg_connect_nodes(const dg_nodelist *nl, int from, const dg_connopts *opts, dg_conn **out,
-                     int *node, dg_err *err);
+/* Connects to the first host of nl, in order, that accepts a connection. When none does,
+ * the error names every host's reason (class CONN_LOST when any host was unreachable). */
+int dg_connect_first(const dg_nodelist *nl, const dg_connopts *opts, dg_conn **out, dg_err *err);
 
 #endif

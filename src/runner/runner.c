@@ -216,7 +216,8 @@ struct run {
     int nnodes;         /* nodes counted (nwrite + nread); 0: not a cluster run */
     int nwrite;         /* hosts of the URL the transactions that write go to */
     int nread;          /* replicas of --db-read (0: none) */
-    atomic_bool node_down_said[DG_MAX_NODES]; /* "host X down" warned once */
+    atomic_bool node_down_said[2 * DG_MAX_NODES]; /* "node X down" warned once: the URL's
+                                                     hosts, then the replicas */
     pthread_mutex_t gate_lock; /* start gate: terminals report ready, then wait for go */
     pthread_cond_t ready_cond; /* a terminal is ready: only dg_run waits on it */
     pthread_cond_t go_cond;    /* the gate opened: the terminals wait on it */
@@ -464,7 +465,7 @@ static int open_session(terminal *t, dg_err *err)
                           "stopped while waiting to connect");
     int64_t t0 = dg_now_ns();
     nodes_of no = {r->cfg->nodes, r->nwrite, 0, &t->node, "host", "of the URL"};
-    int rc = r->nnodes ? connect_node(t, &no, &conn, err)
+    int rc = r->nnodes && r->cfg->nodes ? connect_node(t, &no, &conn, err)
              : r->cfg->connect
                  ? r->cfg->connect(r->cfg->connect_arg, r->cfg->url, r->cfg->connopts, &conn, err)
                  : dg_connect(r->cfg->url, r->cfg->connopts, &conn, err);

@@ -159,6 +159,22 @@ dg_events *dg_events_start(const dg_event_spec *ev, int n, int64_t measure_start
     return s;
 }
 
+/* A command still running at the end: SIGTERM to its process group, SIGKILL if it has not
+ * ended within a second, and its status. */
+static void end_group(event *e)
+{
+    kill(-e->pid, SIGTERM);
+    int64_t until = dg_now_ns() + DG_NS_PER_S;
+    pid_t r;
+    while ((r = waitpid(e->pid, &e->status, WNOHANG)) == 0 && dg_now_ns() < until)
+        dg_sleep_ns(POLL_NS);
+    if (r == 0) {
+        kill(-e->pid, SIGKILL);
+        waitpid(e->pid, &e->status, 0);
+    }
+    e->ended_ns = dg_now_ns();
+}
+
 json_t *dg_events_finish(dg_events *s, int64_t deadline_ns)
 {
     if (!s)
@@ -181,9 +197,7 @@ json_t *dg_events_finish(dg_events *s, int64_t deadline_ns)
         if (e->spawn_errno)
             status = "not_started";
         else if (e->started_ns && !e->ended_ns) {
-            kill(-e->pid, SIGTERM);
-            waitpid(e->pid, &e->status, 0);
-            e->ended_ns = dg_now_ns();
+            end_group(e);
             status = "ended_by_dbgauge";
         } else if (e->started_ns)
             status = WIFEXITED(e->status) && WEXITSTATUS(e->status) == 0 ? "ok" : "failed";

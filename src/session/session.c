@@ -869,21 +869,18 @@ static int workload_metrics(session_run *s, dg_doc_metric *out)
     return nm;
 }
 
-/* The engine's cache as the server's settings name it, "NAME VALUE" into buf ("" when
- * none is recorded). */
-static void cache_setting(const json_t *doc, char *buf, size_t len)
+/* The engine's cache as its server facts show it (the dialect names the entry), "NAME
+ * VALUE" into buf ("" when none is recorded). */
+static void cache_setting(const session_run *s, char *buf, size_t len)
 {
-    static const char *const names[] = {"innodb_buffer_pool_size", "shared_buffers",
-                                        "cache_size", "DefaultDbCachePages", "page_buffers"};
-    const json_t *set = json_object_get(json_object_get(doc, "server"), "settings");
+    const char *name = s->conn->dialect->cache_setting;
+    const json_t *v = name ? json_object_get(json_object_get(json_object_get(s->doc, "server"),
+                                                             "settings"),
+                                             name)
+                           : NULL;
     buf[0] = '\0';
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const json_t *v = json_object_get(set, names[i]);
-        if (json_is_string(v)) {
-            snprintf(buf, len, "%s %s", names[i], json_string_value(v));
-            return;
-        }
-    }
+    if (json_is_string(v))
+        snprintf(buf, len, "%s %s", name, json_string_value(v));
 }
 
 /* The regime the workload claims (dg_workload.regime) against the engine's cache hits in
@@ -897,7 +894,7 @@ static json_t *regime_check(warnings *w, const session_run *s, const dg_doc_moni
     bool io = !strcmp(claim, "io_bound");
     double hit = mon->cache_hit_pct;
     char cache[160], size[32] = "?";
-    cache_setting(s->doc, cache, sizeof cache);
+    cache_setting(s, cache, sizeof cache);
     if (mon->db_size_before_bytes >= 0)
         dg_format_size((uint64_t)mon->db_size_before_bytes, size, sizeof size);
     json_t *r = json_object();
