@@ -37,7 +37,9 @@ kill -INT "$pid"
 set +e; wait "$pid"; code=$?; set -e
 [ "$code" = 2 ] || { cat "$TMP/out2"; fail "interrupted sweep exited $code, expected 2"; }
 grep -q -- "--resume" "$TMP/out2" || fail "no resume hint"
-json "$TMP/s2/experiment.json" "[p['status'] for p in d['points']][0] == 'done' and [p['status'] for p in d['points']][2] != 'done' and all(s in ('interrupted', 'pending') for s in [p['status'] for p in d['points']][1:])" | grep -q True || fail "statuses after interrupt: $(cat "$TMP/s2/experiment.json")"
+# p002 may have ended before the signal arrived on a loaded machine (the sweep then stops
+# before p003); the last point is never done, and no point is left half-recorded
+json "$TMP/s2/experiment.json" "[p['status'] for p in d['points']][0] == 'done' and [p['status'] for p in d['points']][2] in ('interrupted', 'pending') and [p['status'] for p in d['points']][1] in ('done', 'interrupted', 'pending')" | grep -q True || fail "statuses after interrupt: $(cat "$TMP/s2/experiment.json")"
 first=$(stat -c %Y.%s "$TMP"/s2/p001-*.json)
 # a second sweep into the same directory without --resume is refused
 expect_exit 1 "$DBGAUGE" sweep --db "$db" -w tpcb:select-only --vary terminals=1,2,3 -T 2s -o "$TMP/s2"
