@@ -23,5 +23,10 @@ CREATE USER IF NOT EXISTS 'dbgauge'@'localhost' IDENTIFIED BY 'dbgauge';
 CREATE DATABASE IF NOT EXISTS dbgauge;
 GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'127.0.0.1';
 GRANT ALL PRIVILEGES ON dbgauge.* TO 'dbgauge'@'localhost';
+-- what --wait-profile reads: InnoDB's transactions (PROCESS) and performance_schema
+GRANT PROCESS ON *.* TO 'dbgauge'@'127.0.0.1';
+GRANT PROCESS ON *.* TO 'dbgauge'@'localhost';
+GRANT SELECT ON performance_schema.* TO 'dbgauge'@'127.0.0.1';
+GRANT SELECT ON performance_schema.* TO 'dbgauge'@'localhost';
 EOF
 }

@@ -344,6 +344,18 @@ typedef struct dg_backend_option {
     const char *help;   /* one line: what it does and its default */
 } dg_backend_option;
 
+/* One way to sample the server's sessions' waits (dg_backend.wait_queries). */
+typedef struct dg_wait_query {
+    const char *sql;
+    const char *source; /* what it reads, for the result ("pg_stat_activity") */
+    const char *note;   /* what the profile lacks when this query is the one used; NULL:
+                           nothing */
+    const char *note_sql; /* NULL, or a query whose one text value, when not NULL, says
+                             what the profile lacks on this server (a setting turned off) */
+    int min_interval_ms;  /* samples no closer than this (0: any); why, for the result: */
+    const char *min_interval_why;
+} dg_wait_query;
+
 /* ---- the descriptor ------------------------------------------------------------------ */
 
 typedef struct dg_backend dg_backend;
@@ -393,6 +405,13 @@ struct dg_backend {
      * the server's host (the sampler then counts that process and its children, not every
      * process of that name there); NULL: the backend sets server_pid itself, or cannot */
     const char *server_pid_sql;
+    /* Queries of the server's sessions and what each waits on at this instant, for the
+     * wait profile (session/waits.h), the most telling first (the first the user may run
+     * is used; ended by a NULL sql; NULL: the engine tells none): rows of (session id as
+     * dg_conn.session_id has it, class, event), the class "CPU" (running), "Client"
+     * (waiting for the client's next statement) or the engine's own ("Lock", "IO",
+     * "LWLock", ...). */
+    const struct dg_wait_query *wait_queries;
 
     int (*connect)(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err);
     void (*close)(dg_conn *c);
@@ -476,6 +495,8 @@ struct dg_conn {
                            data device); NULL if unknown or embedded */
     int server_pid;     /* the server process serving this connection on its host (0:
                            unknown) */
+    int64_t session_id; /* the server's id of this session, as wait_sample_sql reports it
+                           (PostgreSQL's backend pid, MariaDB's connection id); 0: unknown */
     bool server_local;  /* a server reached on this machine (dg_host_is_local) */
     bool in_tx;         /* maintained by the wrappers below */
 };

@@ -708,6 +708,7 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     c->nonblock = dg_waiter_get() != NULL; /* a fiber of the events engine */
     if ((rc = dg_mysql_open_session(c, &c->my, err)) != 0)
         goto fail;
+    c->base.session_id = (int64_t)dg_my.mysql_thread_id(c->my); /* the connection id, no query */
     if (opts->local_facts) { /* its data directory's disk, and its process */
         MYSQL_RES *res = NULL;
         dg_err ignored = DG_ERR_INIT;
@@ -1282,6 +1283,53 @@ static const dg_backend_option backend_options[] = {
     {NULL, NULL, 0, 0, NULL, NULL},
 };
 
+/* The run's connections: a row lock wait from InnoDB's transactions (PROCESS privilege),
+ * a file or synchronisation wait from performance_schema where it is on and readable (its
+ * tables are empty when it is off); the rest is "CPU" with the connection's state as its
+ * event; an idle connection ("Sleep") waits for the client. */
+#define MY_WAIT_CLASS(lock, io) \
+    "CASE WHEN " lock "p.STATE LIKE 'Waiting for%lock' THEN 'Lock' WHEN p.COMMAND = 'Sleep' " \
+    "THEN 'Client' " io "ELSE 'CPU' END"
+#define MY_WAIT_EVENT(lock, io) \
+    "CASE " lock "WHEN p.COMMAND = 'Sleep' THEN 'idle' ELSE COALESCE(" io "NULLIF(p.STATE, ''), " \
+    "p.COMMAND) END"
+#define MY_TRX_LOCK "x.trx_state = 'LOCK WAIT' OR "
+#define MY_TRX_EVENT "WHEN x.trx_state = 'LOCK WAIT' THEN 'row lock' "
+#define MY_PS_CLASS \
+    "WHEN w.EVENT_NAME LIKE 'wait/io/file/%' THEN 'IO' WHEN w.EVENT_NAME LIKE 'wait/synch/%' " \
+    "THEN 'Synch' "
+#define MY_FROM "FROM information_schema.PROCESSLIST p "
+#define MY_TRX_JOIN "LEFT JOIN information_schema.INNODB_TRX x ON x.trx_mysql_thread_id = p.ID "
+#define MY_PS_JOIN \
+    "LEFT JOIN performance_schema.threads t ON t.PROCESSLIST_ID = p.ID LEFT JOIN " \
+    "performance_schema.events_waits_current w ON w.THREAD_ID = t.THREAD_ID AND " \
+    "w.END_EVENT_ID IS NULL "
+#define MY_WHERE "WHERE p.DB = DATABASE() AND p.ID <> CONNECTION_ID()"
+/* InnoDB refreshes what INNODB_TRX shows only when nobody read it for 0.1 s: read more
+ * often, it would show the same transactions for ever */
+#define MY_TRX_MS 150
+#define MY_TRX_WHY "InnoDB refreshes information_schema.INNODB_TRX (its row lock waits) only when it was not read for 0.1 s"
+static const dg_wait_query my_wait_queries[] = {
+    {"SELECT p.ID, " MY_WAIT_CLASS(MY_TRX_LOCK, MY_PS_CLASS) ", " MY_WAIT_EVENT(MY_TRX_EVENT, "w.EVENT_NAME, ")
+     " " MY_FROM MY_TRX_JOIN MY_PS_JOIN MY_WHERE,
+     "information_schema.PROCESSLIST, information_schema.INNODB_TRX, "
+     "performance_schema.events_waits_current",
+     NULL,
+     "SELECT CASE WHEN @@performance_schema = 0 THEN 'performance_schema is off (start the "
+     "server with performance_schema=ON): no I/O or synchronisation waits, they count as CPU' END",
+     MY_TRX_MS, MY_TRX_WHY},
+    {"SELECT p.ID, " MY_WAIT_CLASS(MY_TRX_LOCK, "") ", " MY_WAIT_EVENT(MY_TRX_EVENT, "")
+     " " MY_FROM MY_TRX_JOIN MY_WHERE,
+     "information_schema.PROCESSLIST, information_schema.INNODB_TRX",
+     "performance_schema is not readable by this user (GRANT SELECT ON performance_schema.*): "
+     "no I/O or synchronisation waits, they count as CPU", NULL, MY_TRX_MS, MY_TRX_WHY},
+    {"SELECT p.ID, " MY_WAIT_CLASS("", "") ", " MY_WAIT_EVENT("", "") " " MY_FROM MY_WHERE,
+     "information_schema.PROCESSLIST",
+     "the user has no PROCESS privilege (for information_schema.INNODB_TRX) nor SELECT on "
+     "performance_schema: row lock, I/O and synchronisation waits count as CPU", NULL, 0, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL},
+};
+
 const dg_backend dg_backend_mysql = {
     .name = "mysql",
     .schemes = mysql_schemes,
@@ -1291,6 +1339,7 @@ const dg_backend dg_backend_mysql = {
     .dialect = &dg_dialect_mysql,
     .options = backend_options,
     .server_comms = "mariadbd mysqld",
+    .wait_queries = my_wait_queries,
     .other_options = "any other name becomes SET SESSION NAME = VALUE while connecting, checked "
                      "by the server",
     .connect = my_connect,

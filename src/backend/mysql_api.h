@@ -81,6 +81,7 @@
     X(mysql_store_result) \
     X(mysql_store_result_cont) \
     X(mysql_store_result_start) \
+    X(mysql_thread_id) \
     X(mysql_warning_count)
 
 typedef struct dg_my_api {

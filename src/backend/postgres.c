@@ -659,6 +659,7 @@ static int pg_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     rc = dg_postgres_open_session(c, &c->pg, err);
     if (rc)
         goto fail;
+    c->base.session_id = PQbackendPID(c->pg); /* known from the start-up, no query */
     if (opts->local_facts) {
         /* the server's data directory, for its disk (superusers and pg_read_all_settings
          * may read it; others get NULL, and no disk), and the backend serving us: its
@@ -1219,6 +1220,18 @@ static const dg_backend_option backend_options[] = {
     {NULL, NULL, 0, 0, NULL, NULL},
 };
 
+/* The run's sessions and what they wait on: "idle" and "idle in transaction" wait for the
+ * client (ClientRead), an active one without a wait event is running. Sessions of other
+ * roles show no wait to a user without pg_read_all_stats, but the run's are the user's. */
+static const dg_wait_query pg_wait_queries[] = {
+    {"SELECT pid, CASE WHEN wait_event_type IS NULL THEN CASE WHEN state = 'active' THEN 'CPU' "
+     "ELSE 'Client' END ELSE wait_event_type END, COALESCE(wait_event, CASE WHEN state = "
+     "'active' THEN 'running' ELSE COALESCE(state, 'unknown') END) FROM pg_stat_activity "
+     "WHERE datname = current_database() AND pid <> pg_backend_pid()",
+     "pg_stat_activity", NULL, NULL, 0, NULL},
+    {NULL, NULL, NULL, NULL, 0, NULL},
+};
+
 const dg_backend dg_backend_postgres = {
     .name = "postgres",
     .schemes = postgres_schemes,
@@ -1228,6 +1241,7 @@ const dg_backend dg_backend_postgres = {
     .dialect = &dg_dialect_postgres,
     .options = backend_options,
     .server_comms = "postgres postmaster",
+    .wait_queries = pg_wait_queries,
     .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "
                      "a server setting sent at start-up (-c NAME=VALUE), checked by the server",
     .connect = pg_connect,

@@ -67,6 +67,7 @@ typedef struct dg_options {
     int64_t transactions;
     int64_t warmup_ns;
     int64_t interval_ns;
+    int64_t wait_interval_ns; /* --wait-profile (0: off) */
     double rate_tps;
     int64_t think_ns;
     bool think_exp;

@@ -98,6 +98,7 @@ void dg_cli_session_config(const dg_options *o, dg_workload *wl, dg_cli_ui *ui,
     cfg->transactions = o->transactions;
     cfg->warmup_ns = o->warmup_ns;
     cfg->interval_ns = o->interval_ns;
+    cfg->wait_interval_ns = o->wait_interval_ns;
     cfg->rate_tps = o->rate_tps * cfg->terminals / (double)o->terminals;
     cfg->think_ns = o->think_ns;
     cfg->think_exponential = o->think_exp;

@@ -179,6 +179,7 @@ typedef struct terminal {
     void *rwl_state;          /*   that only read (NULL without --db-read) */
     int rnode;                /*   which replica (of cfg->read_nodes) */
     int cur_node;             /* the counted node of the transaction under way */
+    dg_termwait *tw;          /* where it publishes its session and type (NULL: nowhere) */
     dg_prng rng;
     pthread_t thread;
     bool started;
@@ -481,6 +482,8 @@ static int open_session(terminal *t, dg_err *err)
         rc = open_read_session(t, err);
     if (rc)
         close_session(t);
+    else if (t->tw)
+        atomic_store_explicit(&t->tw->session, conn->session_id, memory_order_relaxed);
     return rc;
 }
 
@@ -491,6 +494,8 @@ static void close_session(terminal *t)
     if (t->rwl_state)
         t->r->wl->ops->term_close(t->rwl_state);
     t->wl_state = t->rwl_state = NULL;
+    if (t->tw)
+        atomic_store_explicit(&t->tw->session, 0, memory_order_relaxed);
     pthread_mutex_lock(&t->down_lock);
     dg_conn *conn = t->conn, *rconn = t->rconn;
     t->conn = t->rconn = NULL;
@@ -717,6 +722,8 @@ static inline int run_tx(terminal *t, const loop_params *lp, int type, int *outc
         state = t->rwl_state;
         conn = t->rconn;
         t->cur_node = t->r->nwrite + t->rnode;
+    } else if (t->tw) {
+        atomic_store_explicit(&t->tw->type, type, memory_order_relaxed);
     }
     for (;;) {
         rc = lp->tx_run(state, type, outcome, e);
@@ -731,6 +738,8 @@ static inline int run_tx(terminal *t, const loop_params *lp, int type, int *outc
         }
         break;
     }
+    if (t->tw)
+        atomic_store_explicit(&t->tw->type, -1, memory_order_relaxed);
     return rc;
 }
 
@@ -1343,6 +1352,11 @@ static int init_terminals(run *r, dg_err *err)
         dg_phaser_init(&t->ph);
         t->id = r->cfg->first_terminal + k;
         t->r = r;
+        if (r->cfg->waits) {
+            t->tw = &r->cfg->waits[k];
+            atomic_store(&t->tw->session, 0);
+            atomic_store(&t->tw->type, -1);
+        }
         dg_prng_seed(&t->rng, dg_prng_u64(&seeder));
         atomic_init(&t->done, false);
         atomic_init(&t->aborted, false);

@@ -22,6 +22,8 @@
 #include "stats/txstats.h"
 #include "workload/workload.h"
 
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -35,6 +37,15 @@ typedef struct dg_node_counts {
     uint64_t arrivals;  /* terminals that connected to it after a failover (or a host down
                            at the start) */
 } dg_node_counts;
+
+/* What one terminal is doing, for the server wait profile (session/waits.h): its
+ * session's id on the server (dg_conn.session_id; 0 while it has none) and the transaction
+ * type under way (-1: none, or one run on a --db-read replica). The terminal writes them
+ * (two relaxed stores a transaction); a sampler thread reads them. A cache line each. */
+typedef struct dg_termwait {
+    alignas(64) atomic_llong session;
+    atomic_int type;
+} dg_termwait;
 
 typedef struct dg_interval_report {
     int phase;
@@ -99,6 +110,9 @@ typedef struct dg_run_config {
     int (*connect)(void *connect_arg, const char *url, const dg_connopts *co, dg_conn **out,
                    dg_err *err);
     void *connect_arg;
+    /* [terminals]: each terminal publishes its session and current type there, for a
+     * sampler of the server's waits; NULL: not published */
+    dg_termwait *waits;
 } dg_run_config;
 
 #define DG_RUN_MAX_ERRORS 32

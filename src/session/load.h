@@ -81,6 +81,8 @@ typedef struct dg_session_config {
     int64_t transactions;           /* per terminal; 0 = by duration */
     int64_t warmup_ns;
     int64_t interval_ns;
+    int64_t wait_interval_ns;       /* --wait-profile: the server's waits sampled this often
+                                       (session/waits.h); 0: not sampled */
     double rate_tps;                /* 0 = closed loop */
     int64_t think_ns;
     bool think_exponential;

@@ -34,6 +34,7 @@
 #include "monitor/srvhost.h"
 #include "session/cluster.h"
 #include "session/events.h"
+#include "session/waits.h"
 #include "results/verdict.h"
 
 #include <ctype.h>
@@ -72,6 +73,7 @@ typedef struct run_ctx {
     dg_srvhost *srv;          /* the server host's sampler (NULL: none) */
     dg_cluster *cluster;      /* each node's monitor, for a URL with several hosts (NULL) */
     dg_events *events;        /* --event's commands, from the clock's start (NULL: none) */
+    dg_waits *waits;          /* --wait-profile's sampler (NULL: none) */
     int srv_late;             /* measured intervals whose server sample was late */
     double *lag_p99_ms;       /* each measured interval's schedule lag, p99 (rate-paced runs) */
     int nlag, cap_lag;
@@ -91,6 +93,7 @@ static void on_start(void *arg)
 {
     run_ctx *c = arg;
     c->events = dg_events_start(c->cfg->events, c->cfg->nevents, dg_now_ns() + c->cfg->warmup_ns);
+    dg_waits_begin(c->waits);
     dg_sysample_take(c->block_device, &c->sys_prev);
     c->sys_start[0] = c->sys_prev;
     c->sys_started[0] = true;
@@ -245,6 +248,9 @@ static void on_interval(void *arg, const dg_interval_report *iv)
     if (c->cluster)
         json_object_set_new(j, "nodes",
                             dg_cluster_interval(c->cluster, iv, dg_now_ns() + c->sample_wait_ns));
+    json_t *waits = dg_waits_interval(c->waits, warm);
+    if (waits)
+        json_object_set_new(j, "waits", waits);
     const dg_session_ui *ui = c->cfg->ui;
     if (ui && ui->interval) /* the end on the wall clock: now, less the time since the end */
         ui->interval(ui->arg, j, warm, dg_wall_ns() - (dg_now_ns() - iv->end_mono_ns));
@@ -618,6 +624,8 @@ typedef struct session_run {
     bool have_stats;         /* st holds dg_run's (to free) */
     dg_nodelist nodes;       /* the URL's hosts (one, or a cluster's) */
     dg_nodelist read_nodes;  /* --db-read's replicas (n 0: none) */
+    dg_termwait *termwaits;  /* --wait-profile: what the terminals publish [terminals] */
+    json_t *wait_profile;    /* the profile, or why there is none (NULL: not asked for) */
     bool conn_abandoned;     /* a stuck statistics call keeps the connection */
     bool conn_free;          /* the sampler stopped: the connection is the session's again */
     bool run_begun;          /* wl->ops->run_begin succeeded: run_end is owed */
@@ -765,6 +773,35 @@ static void begin_document(session_run *s)
         cfg->ui->begin(cfg->ui->arg, s->doc);
 }
 
+/* --wait-profile: the sampler of the server's waits, on a connection of its own, and where
+ * the terminals publish their sessions and types; NULL (and why, in the document) when the
+ * engine or the server cannot tell. */
+static dg_termwait *open_waits(session_run *s, const dg_connopts *co)
+{
+    const dg_session_config *cfg = s->cfg;
+    size_t bytes = (size_t)cfg->terminals * sizeof(dg_termwait);
+    s->termwaits = xaligned_zalloc(alignof(dg_termwait), bytes);
+    dg_connopts wco = *co;
+    wco.pipeline = false;
+    wco.application_name = "dbgauge waits";
+    dg_waits_spec spec = {.url = cfg->db, .connopts = &wco, .types = s->tx_names,
+                          .ntypes = cfg->wl->ntx, .terms = s->termwaits,
+                          .nterms = cfg->terminals, .interval_ns = cfg->wait_interval_ns};
+    char *why = NULL;
+    s->ctx.waits = dg_waits_open(&spec, s->conn->be, &why);
+    if (!s->ctx.waits) {
+        dg_log_warn("--wait-profile: %s; the run goes on without it", why);
+        s->wait_profile = dg_waits_missing(why);
+        free(why);
+        return NULL;
+    }
+    if (dg_waits_note(s->ctx.waits))
+        dg_log_warn("--wait-profile: %s", dg_waits_note(s->ctx.waits));
+    if (dg_waits_interval_note(s->ctx.waits))
+        dg_log_warn("--wait-profile: %s", dg_waits_interval_note(s->ctx.waits));
+    return s->termwaits;
+}
+
 /* The terminals, with the collector on this thread (on_start, on_interval). */
 static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
 {
@@ -795,6 +832,8 @@ static int run_terminals(session_run *s, dg_session_stage *stage, dg_err *err)
         .arg = &s->ctx,
     };
     raise_nofile(cfg->terminals * (s->read_nodes.n ? 2 : 1), dg_has_cap(s->conn, DG_CAP_EMBEDDED));
+    if (cfg->wait_interval_ns > 0)
+        rcfg.waits = open_waits(s, &co);
     int rc = dg_run(&rcfg, cfg->wl, &s->st, err);
     s->have_stats = true;
     if (rc) {
@@ -831,6 +870,10 @@ static void judge_run(session_run *s)
 static void close_monitor(session_run *s)
 {
     run_ctx *ctx = &s->ctx;
+    if (ctx->waits) {
+        s->wait_profile = dg_waits_finish(ctx->waits, closing_deadline(DG_NS_PER_S));
+        ctx->waits = NULL;
+    }
     if (!ctx->sampler ||
         !dg_sampler_take_fresh(ctx->sampler, closing_deadline(2 * DG_NS_PER_S), &s->db_after))
         all_unknown(&s->db_after);
@@ -1010,6 +1053,10 @@ static void finish_document(session_run *s)
     if (regime)
         json_object_set_new(s->doc, "regime", regime);
     cluster_parts(s);
+    if (s->wait_profile) {
+        json_object_set_new(s->doc, "wait_profile", s->wait_profile);
+        s->wait_profile = NULL;
+    }
     dg_verdict_annotate(s->doc); /* last: it weighs the figures above */
     if (s->ctx.events) {
         json_object_set_new(s->doc, "events",
@@ -1044,6 +1091,9 @@ static void session_end(session_run *s)
     dg_srvhost_close(ctx->srv);
     dg_cluster_close(ctx->cluster);
     json_decref(dg_events_finish(ctx->events, closing_deadline(DG_NS_PER_S)));
+    json_decref(dg_waits_finish(ctx->waits, closing_deadline(DG_NS_PER_S)));
+    json_decref(s->wait_profile);
+    free(s->termwaits);
     json_decref(ctx->intervals);
     json_decref(ctx->warm_intervals);
     free(ctx->lag_p99_ms);
