@@ -234,6 +234,98 @@ static void merge_nodes(json_t *dst, const json_t *const *src, int n, double dur
     json_object_set_new(dst, "nodes", nodes);
 }
 
+/* Shares (0..1) of the parts' src[k][key], each weighted by its count src[k][wkey]: the
+ * counts added and divided again (a wait profile's classes and events). */
+static json_t *merged_shares(const json_t *const *src, int n, const char *key, const char *wkey)
+{
+    json_t *out = json_object();
+    double total = 0;
+    for (int k = 0; k < n; k++) {
+        double w = num(src[k], wkey);
+        if (!(w > 0))
+            continue;
+        total += w;
+        const char *name;
+        json_t *v;
+        json_object_foreach(json_object_get(src[k], key), name, v)
+        {
+            double cur = num(out, name);
+            json_object_set_new(out, name, json_real((isnan(cur) ? 0 : cur) + json_number_value(v) * w));
+        }
+    }
+    const char *name;
+    json_t *v;
+    json_object_foreach(out, name, v) json_real_set(v, json_real_value(v) / total);
+    return out;
+}
+
+/* One part of a wait profile (a type's, all types', an interval's "waits") over the parts
+ * that have it: counts added, shares weighted by the sessions each part sampled. */
+static json_t *merge_wait_shares(const json_t *const *src, int n, const char *wkey)
+{
+    const json_t *have[n];
+    int nh = 0;
+    for (int k = 0; k < n; k++)
+        if (src[k])
+            have[nh++] = src[k];
+    if (!nh)
+        return NULL;
+    json_t *o = json_copy((json_t *)have[0]);
+    json_object_set_new(o, "classes", merged_shares(have, nh, "classes", wkey));
+    if (json_object_get(o, "events"))
+        json_object_set_new(o, "events", merged_shares(have, nh, "events", wkey));
+    sum_int(o, wkey, have, nh);
+    if (strcmp(wkey, "samples") != 0)
+        sum_int(o, "samples", have, nh);
+    return o;
+}
+
+/* "wait_profile": each part sampled its own terminals' sessions, so the counts add; one
+ * part without a profile leaves the run without one (its sessions' waits are unknown). */
+static json_t *merge_wait_profile(const merge *m)
+{
+    const json_t *src[m->n];
+    at(m, "wait_profile", src);
+    for (int k = 0; k < m->n; k++)
+        if (!json_is_true(json_object_get(src[k], "available"))) {
+            json_t *j = json_object();
+            json_object_set_new(j, "available", json_false());
+            const char *why = dg_res_str(src[k], "reason");
+            json_object_set_new(j, "reason", json_sprintf("part %d has no wait profile%s%s",
+                                                          m->index[k], why ? ": " : "", why ? why : ""));
+            return j;
+        }
+    json_t *w = json_deep_copy(src[0]);
+    static const char *const counts[] = {"samples", "queries", "late", "failed", "unseen"};
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++)
+        sum_int(w, counts[c], src, m->n);
+    double busy = 0, qms = 0, nq = 0;
+    for (int k = 0; k < m->n; k++) {
+        double q = num(src[k], "queries"), a = num(src[k], "query_ms_avg"), b = num(src[k], "busy_pct");
+        if (q > 0 && !isnan(a)) {
+            qms += a * q;
+            nq += q;
+        }
+        busy += isnan(b) ? 0 : b; /* a sampler session per part: their costs add */
+    }
+    json_object_set_new(w, "query_ms_avg", nq > 0 ? json_real(qms / nq) : json_null());
+    json_object_set_new(w, "busy_pct", json_real(busy));
+    json_object_set_new(w, "parts", json_integer(m->n));
+    const json_t *part[m->n];
+    for (int k = 0; k < m->n; k++)
+        part[k] = json_object_get(src[k], "all");
+    json_object_set_new(w, "all", merge_wait_shares(part, m->n, "samples"));
+    const char *name;
+    json_t *v;
+    json_object_foreach(json_object_get(w, "types"), name, v)
+    {
+        for (int k = 0; k < m->n; k++)
+            part[k] = json_object_get(json_object_get(src[k], "types"), name);
+        json_object_set_new(json_object_get(w, "types"), name, merge_wait_shares(part, m->n, "samples"));
+    }
+    return w;
+}
+
 /* "cluster": the first part's, with the parts' per-node counts summed and the audit's
  * dbgauge side the whole run's. */
 static json_t *merge_cluster(const merge *m, double dur_s)
@@ -446,6 +538,14 @@ static int merge_interval(const merge *m, const json_t *const *src, json_t **out
     json_object_set_new(iv, "tps", dg_json_real(dur >= 0.1 ? num(iv, "transactions") / dur : NAN));
     if (json_object_get(iv, "nodes"))
         merge_nodes(iv, have, nh, dur);
+    const json_t *waits[nh];
+    for (int k = 0; k < nh; k++)
+        waits[k] = json_object_get(have[k], "waits");
+    json_t *wj = merge_wait_shares(waits, nh, "sessions_sampled");
+    if (wj)
+        json_object_set_new(iv, "waits", wj);
+    else
+        json_object_del(iv, "waits");
     const json_t *txs[nh];
     for (int k = 0; k < nh; k++)
         txs[k] = json_object_get(have[k], "tx");
@@ -802,6 +902,8 @@ int dg_result_merge_gaps(json_t *const *docs, const char *const *paths, int n, c
     if (json_object_get(od[0], "cluster"))
         json_object_set_new(doc, "cluster",
                             merge_cluster(&m, num(json_object_get(doc, "totals"), "duration_s")));
+    if (json_object_get(od[0], "wait_profile"))
+        json_object_set_new(doc, "wait_profile", merge_wait_profile(&m));
     if (json_object_get(od[0], "events")) /* the parts ran the same commands: part 0's */
         json_object_set(doc, "events", json_object_get(od[0], "events"));
     if (json_object_get(od[0], "warmup"))

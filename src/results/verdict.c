@@ -68,6 +68,19 @@ void dg_verdict_decide(const dg_verdict_in *in, dg_verdict *v)
                           "the server's data device was busy most of the time"};
         return;
     }
+    if (known(in->wait_io) && in->wait_io >= 0.4) {
+        *v = (dg_verdict){"server_disk", "medium",
+                          "the server's sessions spent most of their time waiting on I/O "
+                          "(reads, log writes and syncs)"};
+        return;
+    }
+    if (known(in->wait_lock) && in->wait_lock >= 0.3 &&
+        (!known(in->wait_cpu) || in->wait_lock > in->wait_cpu)) {
+        *v = (dg_verdict){"lock_waits", in->wait_lock >= 0.5 ? "high" : "medium",
+                          "the server's sessions spent a large share of their time waiting "
+                          "for locks other transactions held"};
+        return;
+    }
     if (in->embedded) {
         if (known(drv) && drv >= 0.85) {
             *v = (dg_verdict){"server_cpu", drv >= 0.95 ? "high" : "medium",
@@ -92,13 +105,28 @@ void dg_verdict_decide(const dg_verdict_in *in, dg_verdict *v)
                           "the server's"};
         return;
     }
+    bool client_bound = known(in->wait_client) && in->wait_client >= 0.5;
     if (!rated(in) && !in->embedded && srv_cpu_known && in->server_cpu_pct < 50 &&
         (!known(in->server_disk_util_pct) || in->server_disk_util_pct < 50) && known(drv) &&
         drv < 0.5) {
+        if (client_bound)
+            *v = (dg_verdict){"round_trips", "medium",
+                              "neither the server's CPU, its disk nor dbgauge was busy, and the "
+                              "server's sessions waited for the next statement most of the "
+                              "time: round trips (network or client-server latency)"};
+        else
+            *v = (dg_verdict){"round_trips", "low",
+                              "neither the server's CPU, its disk nor dbgauge was busy: the "
+                              "terminals wait on answers (round trips, or locks: sample the "
+                              "server's waits with --wait-profile to tell)"};
+        return;
+    }
+    if (!rated(in) && !in->embedded && !srv_cpu_known && known(in->wait_client) &&
+        in->wait_client >= 0.6 && known(drv) && drv < 0.5) {
         *v = (dg_verdict){"round_trips", "low",
-                          "neither the server's CPU, its disk nor dbgauge was busy: the "
-                          "terminals wait on answers (round trips, or locks: the server's "
-                          "waits are not sampled yet)"};
+                          "the server's sessions waited for the next statement most of the "
+                          "time, with dbgauge far from saturated (the server host was not "
+                          "measured)"};
         return;
     }
     *v = (dg_verdict){"not_enough_evidence", "low",
@@ -125,6 +153,10 @@ json_t *dg_verdict_json(const dg_verdict_in *in, const dg_verdict *v)
     json_object_set_new(e, "server_disk_util_pct", num_or_null(in->server_disk_util_pct));
     json_object_set_new(e, "conflicts_per_tx", num_or_null(in->conflicts_per_tx));
     json_object_set_new(e, "flow_paused_pct", num_or_null(in->flow_paused_pct));
+    json_object_set_new(e, "wait_lock_share", num_or_null(in->wait_lock));
+    json_object_set_new(e, "wait_io_share", num_or_null(in->wait_io));
+    json_object_set_new(e, "wait_client_share", num_or_null(in->wait_client));
+    json_object_set_new(e, "wait_cpu_share", num_or_null(in->wait_cpu));
     json_t *j = json_object();
     json_object_set_new(j, "limited_by", json_string(v->limited_by));
     json_object_set_new(j, "confidence", json_string(v->confidence));
@@ -161,6 +193,21 @@ void dg_verdict_in_of(const json_t *doc, const json_t *iv, dg_verdict_in *in)
     in->server_procs_cpu_pct = fnum(sh, "server_cpu_pct");
     in->conflicts_per_tx = NAN;
     in->flow_paused_pct = NAN;
+    /* the wait profile's class shares: the interval's, or the measured phase's */
+    const json_t *wp = iv ? json_object_get(iv, "waits") : dg_res_get(doc, "wait_profile.all");
+    const json_t *cls = json_object_get(wp, "classes");
+    bool sampled = json_is_object(cls) && json_object_size(cls) > 0 &&
+                   (iv || json_is_true(dg_res_get(doc, "wait_profile.available")));
+    in->wait_lock = sampled ? fnum(cls, "Lock") : NAN;
+    in->wait_io = sampled ? fnum(cls, "IO") : NAN;
+    in->wait_client = sampled ? fnum(cls, "Client") : NAN;
+    in->wait_cpu = sampled ? fnum(cls, "CPU") : NAN;
+    if (sampled) { /* a class no session was in is 0, not unknown */
+        double *f[] = {&in->wait_lock, &in->wait_io, &in->wait_client, &in->wait_cpu};
+        for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+            if (!isfinite(*f[k]))
+                *f[k] = 0;
+    }
     if (iv) {
         size_t i;
         json_t *nd;

@@ -14,14 +14,20 @@
  *                      the server not saturated
  *   cluster_conflicts  >= 0.2 cluster conflicts per transaction, or flow control holding
  *                      writes >= 20 % of the time
- *   server_disk        the data device >= 80 % busy, or the server host's I/O wait >= 20 %
+ *   server_disk        the data device >= 80 % busy, or the server host's I/O wait >= 20 %,
+ *                      or the sessions sampled waiting on I/O >= 40 % of their time
+ *   lock_waits         the sessions sampled waiting on locks >= 30 % of their time, more
+ *                      than they were running (--wait-profile)
  *   server_cpu         the server host's CPU >= 85 % busy, its server processes using more
  *                      of it than dbgauge (when both run on one machine); for an engine
  *                      inside dbgauge (SQLite), dbgauge's CPU >= 85 % of its usable cores
  *   round_trips        a closed-loop run with the server host's CPU < 50 %, its device
  *                      < 50 % busy and dbgauge far from saturated: the terminals spend their
- *                      time waiting on answers (network, per-statement latency) or on locks;
- *                      confidence low, since dbgauge does not yet sample the server's waits
+ *                      time waiting on answers (network, per-statement latency); confidence
+ *                      medium when the wait profile shows the sessions waiting for the
+ *                      client >= 50 % of their time, low without a profile (locks are then
+ *                      not ruled out); with a profile and no host figures, that share alone
+ *                      (>= 60 %) decides, with dbgauge far from saturated
  *   not_enough_evidence anything else (the server host not measured, or figures in between)
  *
  * Pure functions; thread-safe.
@@ -48,6 +54,10 @@ typedef struct dg_verdict_in {
     double server_procs_cpu_pct; /* the server's processes, % of one core */
     double conflicts_per_tx;   /* a cluster's (Galera) */
     double flow_paused_pct;    /* the most any node's flow control held writes, % of time */
+    /* the server wait profile (--wait-profile): shares 0..1 of the terminals' sampled time
+     * in a transaction their sessions were waiting on locks, on I/O, for the client
+     * (between statements), or running; NaN when not sampled */
+    double wait_lock, wait_io, wait_client, wait_cpu;
 } dg_verdict_in;
 
 typedef struct dg_verdict {
