@@ -55,6 +55,8 @@ typedef enum dg_chart_kind {
     DG_CHART_LINE, /* numeric x: lines through points; categorical x: dodged points */
     DG_CHART_DOT,  /* categorical x, one mark per series (percentile dot plot) */
     DG_CHART_BAR,  /* categorical, horizontal bars, one series */
+    DG_CHART_STACK, /* categorical, horizontal bars of several series stacked end to end
+                       (shares of a whole: each category's y values add up to it) */
 } dg_chart_kind;
 
 typedef struct dg_rep_axis {

@@ -452,6 +452,58 @@ static void run_events(dg_rep_section *sec, const json_t *doc, int from)
     }
 }
 
+/* The wait profile's classes, by their share of all the sampled time, largest first. */
+static int wait_classes(const json_t *doc, const char **out, int max)
+{
+    const json_t *cls = dg_res_get(doc, "wait_profile.all.classes");
+    int n = 0;
+    const char *name;
+    json_t *v;
+    json_object_foreach((json_t *)cls, name, v)
+    {
+        if (n == max)
+            break;
+        int k = n++;
+        while (k > 0 && num(cls, out[k - 1]) < json_number_value(v)) {
+            out[k] = out[k - 1];
+            k--;
+        }
+        out[k] = name;
+    }
+    return n;
+}
+
+#define MAX_WAIT_CLASSES 16
+
+/* --wait-profile: each wait class's share of the sampled sessions' time, per interval. */
+static void wait_time_chart(dg_rep_section *sec, const json_t *doc, const json_t *ivs, const char *id)
+{
+    const char *cls[MAX_WAIT_CLASSES];
+    int nc = wait_classes(doc, cls, MAX_WAIT_CLASSES);
+    if (!nc)
+        return;
+    char *cid = xasprintf("%s-waits", id);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Server wait classes over time (share of the "
+                                       "sampled sessions' time in a transaction)", DG_CHART_LINE);
+    free(cid);
+    dg_rep_axis_set(&c->x, "time since the measured phase began", "s");
+    dg_rep_axis_set(&c->y, "share", "%");
+    c->x.zero = c->y.zero = true;
+    for (int k = 0; k < nc; k++) {
+        dg_rep_series *ser = dg_rep_series_add(c, cls[k]);
+        size_t i;
+        json_t *iv;
+        json_array_foreach(ivs, i, iv)
+        {
+            const json_t *ic = dg_res_get(iv, "waits.classes");
+            if (!ic)
+                continue;
+            double v = num(ic, cls[k]);
+            dg_rep_point_add(ser, ival(iv, "t_s"), 100 * (isfinite(v) ? v : 0), NAN, NAN);
+        }
+    }
+}
+
 static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id)
 {
     const json_t *ivs = dg_res_get(doc, "intervals");
@@ -511,6 +563,7 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
             c->y.zero = false;
         free(cid);
     }
+    wait_time_chart(sec, doc, ivs, id);
     run_node_charts(sec, doc, ivs, id);
     run_events(sec, doc, from);
     /* the numbers behind the charts */
@@ -535,6 +588,94 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
         dg_rep_row(t);
         for (int c = 0; c < nc; c++)
             dg_rep_num(t, c, ival(iv, ival_cols[cols[c]].key));
+    }
+}
+
+/* --wait-profile: where each transaction type's sessions spent their time in the server
+ * (a stacked bar per type), and the events that took the most of it. */
+static void run_waits(dg_rep_section *sec, const json_t *doc, const char *id)
+{
+    const json_t *wp = dg_res_get(doc, "wait_profile");
+    if (!wp)
+        return;
+    if (!json_is_true(json_object_get(wp, "available"))) {
+        dg_rep_text(sec, "Server wait profile: none (%s).", str_or(wp, "reason", "not sampled"));
+        return;
+    }
+    dg_rep_text(sec, "Server wait profile: %s sampled every %g ms (%.0f samples, %.0f late; the "
+                     "sampler kept a server session busy %.1f%% of the time).",
+                str_or(wp, "source", "?"), num(wp, "interval_ms"), num(wp, "samples"),
+                num(wp, "late"), num(wp, "busy_pct"));
+    if (dg_res_str(wp, "note"))
+        dg_rep_text(sec, "Note: %s.", dg_res_str(wp, "note"));
+    if (dg_res_str(wp, "interval_note"))
+        dg_rep_text(sec, "Note: %s.", dg_res_str(wp, "interval_note"));
+    const char *cls[MAX_WAIT_CLASSES];
+    int nc = wait_classes(doc, cls, MAX_WAIT_CLASSES);
+    const json_t *types = json_object_get(wp, "types");
+    if (!nc || !json_object_size(types))
+        return;
+    char *cid = xasprintf("%s-wait-profile", id);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, "Where each transaction type spent its time in "
+                                       "the server", DG_CHART_STACK);
+    free(cid);
+    dg_rep_axis_set(&c->x, "transaction type", NULL);
+    dg_rep_axis_set(&c->y, "share of the sampled time", "%");
+    const char *name;
+    json_t *t;
+    json_object_foreach((json_t *)types, name, t) dg_rep_axis_cat(&c->x, name);
+    bool several = json_object_size(types) > 1;
+    if (several)
+        dg_rep_axis_cat(&c->x, "all types");
+    for (int k = 0; k < nc; k++) {
+        dg_rep_series *ser = dg_rep_series_add(c, cls[k]);
+        int x = 0;
+        json_object_foreach((json_t *)types, name, t)
+        {
+            double v = num(json_object_get(t, "classes"), cls[k]);
+            if (num(t, "samples") > 0)
+                dg_rep_point_add(ser, x, 100 * (isfinite(v) ? v : 0), NAN, NAN);
+            x++;
+        }
+        if (several)
+            dg_rep_point_add(ser, x, 100 * num(dg_res_get(wp, "all.classes"), cls[k]), NAN, NAN);
+    }
+    /* the events behind the bars: each type's largest */
+    char *tid = xasprintf("%s-wait-events", id);
+    dg_rep_table *tb = dg_rep_table_add(sec, tid, "Server wait events per transaction type (the "
+                                        "largest five)", DG_TABLE_GRID);
+    free(tid);
+    dg_rep_col_add(tb, "transaction", NULL, 0);
+    dg_rep_col_add(tb, "event", NULL, 0);
+    dg_rep_col_add(tb, "share", "%", 1);
+    dg_rep_col_add(tb, "samples", NULL, 0);
+    json_object_foreach((json_t *)types, name, t)
+    {
+        const json_t *ev = json_object_get(t, "events");
+        bool used[256] = {false};
+        for (int r = 0; r < 5; r++) {
+            const char *best = NULL, *en;
+            double bv = 0;
+            int bi = -1, i = 0;
+            json_t *v;
+            json_object_foreach((json_t *)ev, en, v)
+            {
+                if (i < 256 && !used[i] && json_number_value(v) > bv) {
+                    best = en;
+                    bv = json_number_value(v);
+                    bi = i;
+                }
+                i++;
+            }
+            if (!best)
+                break;
+            used[bi] = true;
+            dg_rep_row(tb);
+            dg_rep_str(tb, 0, name);
+            dg_rep_str(tb, 1, best);
+            dg_rep_num(tb, 2, 100 * bv);
+            dg_rep_num(tb, 3, r == 0 ? num(t, "samples") : NAN);
+        }
     }
 }
 
@@ -932,6 +1073,7 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
                     num(dr, "transactions"), num(dr, "duration_s"));
     run_intervals(sec, run->doc, id);
     run_transactions(sec, run->doc, id);
+    run_waits(sec, run->doc, id);
     run_load(sec, run->doc, id);
     run_errors(sec, run->doc, id);
     free(id);

@@ -459,7 +459,7 @@ static json_t *axis_json(const dg_rep_axis *a)
 
 static json_t *chart_json(const dg_rep_chart *c)
 {
-    static const char *const kinds[] = {"line", "dot", "bar"};
+    static const char *const kinds[] = {"line", "dot", "bar", "stack"};
     json_t *series = json_array();
     for (int i = 0; i < c->nseries; i++) {
         json_t *pts = json_array();

@@ -793,9 +793,95 @@ static double bar_chart(dg_strbuf *o, const dg_rep_chart *c)
     return y0 + h + 50;
 }
 
+/* Horizontal bars, one per category, each made of the series' values end to end (shares of
+ * a whole), a legend of the series below. */
+static double stack_chart(dg_strbuf *o, const dg_rep_chart *c)
+{
+    int n = c->x.ncats;
+    double vmax = 0;
+    for (int k = 0; k < n; k++) {
+        double sum = 0;
+        for (int i = 0; i < c->nseries; i++)
+            for (int j = 0; j < c->series[i].n; j++)
+                if ((int)c->series[i].pts[j].x == k && isfinite(c->series[i].pts[j].y))
+                    sum += c->series[i].pts[j].y;
+        vmax = fmax(vmax, sum);
+    }
+    dg_svg_scale xs;
+    dg_svg_scale_make(0, vmax, 6, false, &xs);
+    double lw = 0;
+    for (int k = 0; k < n; k++) {
+        char *l = shorten(c->x.cats[k], MAX_LABEL + 6);
+        lw = fmax(lw, text_w(l, 11));
+        free(l);
+    }
+    double x0 = 16 + lw + 10, y0 = c->note ? 56 : 42, band = 28;
+    double w = VIEW_W - x0 - 30, h = band * (n ? n : 1);
+    char buf[64];
+    dg_sb_add(o, "<g class=\"axis x\">\n");
+    for (int i = 0; i < xs.nticks; i++) {
+        double x = x0 + dg_svg_scale_pos(&xs, xs.ticks[i]) * w;
+        dg_sb_printf(o, "<line class=\"tick x\" data-v=\"%.10g\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+                        "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
+                     xs.ticks[i], x, y0, x, y0 + h + 5);
+        dg_svg_tick_label(&xs, xs.ticks[i], buf, sizeof buf);
+        text_el(o, x, y0 + h + 18, "middle", 11, "#555", NULL, buf);
+    }
+    dg_sb_add(o, "</g>\n");
+    for (int k = 0; k < n; k++) {
+        double y = y0 + k * band, at = 0;
+        char *l = shorten(c->x.cats[k], MAX_LABEL + 6);
+        text_el(o, x0 - 8, y + band / 2 + 4, "end", 11, "#333", NULL, l);
+        free(l);
+        for (int i = 0; i < c->nseries; i++) {
+            const dg_rep_series *s = &c->series[i];
+            for (int j = 0; j < s->n; j++) {
+                double v = s->pts[j].y;
+                if ((int)s->pts[j].x != k || !isfinite(v) || v <= 0)
+                    continue;
+                double bx = x0 + dg_svg_scale_pos(&xs, at) * w;
+                double bw = dg_svg_scale_pos(&xs, at + v) * w + x0 - bx;
+                at += v;
+                dg_sb_printf(o, "<rect class=\"bar\" data-v=\"%.10g\" x=\"%.2f\" y=\"%.1f\" "
+                                "width=\"%.2f\" height=\"%.1f\" fill=\"%s\"><title>",
+                             v, bx, y + 4, bw < 0.5 ? 0.5 : bw, band - 8, palette[i % NCOLORS]);
+                dg_svg_escape(o, c->x.cats[k]);
+                dg_sb_add(o, ", ");
+                dg_svg_escape(o, s->name);
+                dg_rep_fmt_num(v, vmax >= 10 ? 1 : 3, buf, sizeof buf);
+                dg_sb_printf(o, ": %s %s</title></rect>\n", buf, c->y.unit ? c->y.unit : "");
+                if (bw >= 34) /* the value inside the segment when it fits */
+                    text_el(o, bx + bw / 2, y + band / 2 + 4, "middle", 10.5, "#fff", NULL, buf);
+            }
+        }
+    }
+    dg_sb_printf(o, "<path d=\"M%.1f %.1fV%.1f\" stroke=\"#888\"/>\n", x0, y0, y0 + h);
+    char *t = axis_title(&c->y);
+    text_el(o, x0 + w / 2, y0 + h + 38, "middle", 12, "#333", NULL, t);
+    free(t);
+    /* the legend: a swatch and a name per series */
+    double *lx = xcalloc((size_t)c->nseries + 1, sizeof *lx);
+    int *rows = xcalloc((size_t)c->nseries + 1, sizeof *rows);
+    int nrows = legend_layout(c, VIEW_W - 32, lx, rows);
+    double ly = y0 + h + 60;
+    dg_sb_add(o, "<g class=\"legend\">\n");
+    for (int i = 0; i < c->nseries; i++) {
+        double x = 16 + lx[i], y = ly + rows[i] * 20;
+        dg_sb_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"20\" height=\"10\" fill=\"%s\"/>\n", x + 2,
+                     y - 5, palette[i % NCOLORS]);
+        char *name = shorten(c->series[i].name, 60);
+        text_el(o, x + 30, y + 4, NULL, 11.5, "#333", NULL, name);
+        free(name);
+    }
+    dg_sb_add(o, "</g>\n");
+    free(lx);
+    free(rows);
+    return ly + nrows * 20 + 6;
+}
+
 static void desc_text(dg_strbuf *o, const dg_rep_chart *c)
 {
-    static const char *const kinds[] = {"Line chart", "Dot chart", "Bar chart"};
+    static const char *const kinds[] = {"Line chart", "Dot chart", "Bar chart", "Stacked bar chart"};
     char *xt = axis_title(&c->x), *yt = axis_title(&c->y);
     dg_sb_printf(o, "%s of %s against %s; %d series", kinds[c->kind], yt, xt, c->nseries);
     for (int i = 0; i < c->nseries && i < 12; i++) {
@@ -816,6 +902,8 @@ void dg_svg_chart(dg_strbuf *out, const dg_rep_chart *c, const char *uid)
         height = 140;
     } else if (c->kind == DG_CHART_BAR) {
         height = bar_chart(&body, c);
+    } else if (c->kind == DG_CHART_STACK) {
+        height = stack_chart(&body, c);
     } else {
         frame f;
         frame_draw(&body, c, &f);
