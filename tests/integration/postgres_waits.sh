@@ -6,7 +6,10 @@
 #   - shares sum to 1 per type; the sessions sampled are the samples x the terminals
 #     (within 5 %), the intervals' counts add up to the profile's, and the samples taken
 #     or skipped as late cover the measured time;
-#   - the same run without the hold waits on locks far less;
+#   - the same run without the hold waits on locks far less; with synchronous_commit=off
+#     its sessions stop waiting on the WAL's sync (IO:WALSync) at commit;
+#   - the report draws the profile; two parts of a run merge into one profile whose counts
+#     are the parts' added;
 #   - an engine that tells no waits (SQLite): the run goes on, the result says why.
 source "$(dirname "$0")/common.bash"
 url=$(need_server postgres)
@@ -47,6 +50,40 @@ assert v["limited_by"] == "lock_waits" and v["evidence"]["wait_lock_share"] >= 0
 f = free["wait_profile"]["types"]["tpcb"]["classes"]
 print("tpcb without:        %s" % {k: round(x, 3) for k, x in f.items()})
 assert f.get("Lock", 0) < lock - 0.2, (f, lock)
+PY
+
+# commits that do not wait for the WAL's sync
+"$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 4 -P 1 --wait-profile 10ms --conn synchronous_commit=off -q \
+  --json "$TMP/async.json" > /dev/null 2>&1 || fail "run with synchronous_commit=off"
+python3 - "$TMP/free.json" "$TMP/async.json" <<'PY' || fail "WALSync with and without synchronous commits"
+import json, sys
+on, off = (json.load(open(f))["wait_profile"]["types"]["tpcb"]["events"].get("IO:WALSync", 0) for f in sys.argv[1:])
+print("IO:WALSync: synchronous_commit=on %.3f, off %.3f" % (on, off))
+assert on >= 0.05 and off < on / 3, (on, off)
+PY
+
+"$DBGAUGE" report "$TMP/lock.json" > "$TMP/report.txt" || fail "report"
+grep -q "Where each transaction type spent its time in the server" "$TMP/report.txt" && grep -q "Lock:transactionid" "$TMP/report.txt" \
+  && grep -q "Server wait classes over time" "$TMP/report.txt" || { cat "$TMP/report.txt"; fail "the report shows no wait profile"; }
+
+# two parts of one run, merged: the profile's counts are the parts' added
+at=$(date -u -d '+3 seconds' +%Y-%m-%dT%H:%M:%SZ)
+for k in 0 1; do
+  "$DBGAUGE" run --db "$url" -w tpcb -c 4 -T 2 -P 1 --seed 4 --part $k/2 --start-at "$at" --wait-profile 10ms -q \
+    --json "$TMP/p$k.json" > "$TMP/p$k.out" 2>&1 &
+done
+wait
+"$DBGAUGE" merge "$TMP/p0.json" "$TMP/p1.json" -o "$TMP/m.json" > /dev/null || fail "merge"
+python3 - "$TMP/p0.json" "$TMP/p1.json" "$TMP/m.json" <<'PY' || fail "merged wait profile"
+import json, sys
+p0, p1, m = (json.load(open(f))["wait_profile"] for f in sys.argv[1:])
+assert m["available"] and m["parts"] == 2 and m["samples"] == p0["samples"] + p1["samples"], m
+a0, a1, am = p0["types"]["tpcb"], p1["types"]["tpcb"], m["types"]["tpcb"]
+assert am["samples"] == a0["samples"] + a1["samples"]
+for c in set(a0["classes"]) | set(a1["classes"]):
+    want = (a0["classes"].get(c, 0) * a0["samples"] + a1["classes"].get(c, 0) * a1["samples"]) / am["samples"]
+    assert abs(am["classes"][c] - want) < 1e-9, (c, am["classes"][c], want)
+assert abs(sum(am["classes"].values()) - 1) < 1e-9
 PY
 
 # an engine inside dbgauge tells no session's waits: said, and the run goes on

@@ -5,6 +5,7 @@
  */
 #include "dgtest.h"
 
+#include "results/result.h"
 #include "results/verdict.h"
 
 #include <math.h>
@@ -17,7 +18,8 @@ static dg_verdict_in base(void)
         .tps = 1000, .rate_tps = 0, .lag_p99_ms = NAN, .self_cpu_pct = 20, .driver_threads = 8,
         .client_cores = 4, .embedded = false, .server_local = false, .server_cpu_pct = NAN,
         .server_iowait_pct = NAN, .server_disk_util_pct = NAN, .server_procs_cpu_pct = NAN,
-        .conflicts_per_tx = NAN, .flow_paused_pct = NAN,
+        .conflicts_per_tx = NAN, .flow_paused_pct = NAN, .wait_lock = NAN, .wait_io = NAN,
+        .wait_client = NAN, .wait_cpu = NAN,
     };
     return in;
 }
@@ -98,6 +100,30 @@ static void test_rules(void)
     expect(&in, "round_trips", "low");
     in.server_cpu_pct = 70; /* in between: no verdict */
     expect(&in, "not_enough_evidence", NULL);
+
+    /* the wait profile */
+    in = base();
+    in.server_cpu_pct = 60;
+    in.wait_lock = 0.55, in.wait_cpu = 0.2, in.wait_client = 0.2, in.wait_io = 0.05;
+    expect(&in, "lock_waits", "high");
+    in.wait_lock = 0.35;
+    expect(&in, "lock_waits", "medium");
+    in.wait_cpu = 0.45; /* running more than waiting on locks: not the locks */
+    expect(&in, "not_enough_evidence", NULL);
+    in.server_disk_util_pct = 90; /* a busy disk comes first (holders wait on their commits) */
+    in.wait_cpu = 0.1;
+    expect(&in, "server_disk", "medium");
+    in.server_disk_util_pct = NAN; /* the sessions themselves wait on I/O */
+    in.wait_lock = 0.1, in.wait_io = 0.6, in.wait_cpu = 0.1;
+    expect(&in, "server_disk", "medium");
+    in = base(); /* nobody busy, and the sessions wait for the next statement */
+    in.server_cpu_pct = 20;
+    in.wait_client = 0.7, in.wait_lock = 0.05, in.wait_cpu = 0.2, in.wait_io = 0.05;
+    expect(&in, "round_trips", "medium");
+    in.server_cpu_pct = NAN; /* the host not measured: the profile alone, low */
+    expect(&in, "round_trips", "low");
+    in.wait_client = 0.4;
+    expect(&in, "not_enough_evidence", NULL);
 }
 
 /* The figures of a document's interval and of its run. */
@@ -140,9 +166,41 @@ static void test_from_document(void)
     json_decref(doc);
 }
 
+/* The wait profile's shares: an interval's "waits", the run's "wait_profile.all"; a class
+ * no session was in is 0; a profile that is not available is no evidence. */
+static void test_waits_from_document(void)
+{
+    json_error_t je;
+    json_t *doc = json_loads(
+        "{\"run\": {\"backend\": \"postgres\", \"terminals\": 2},"
+        " \"totals\": {\"tps\": 100}, \"monitor\": {\"self_cpu_pct\": 10},"
+        " \"wait_profile\": {\"available\": true, \"all\": {\"samples\": 100,"
+        "   \"classes\": {\"Lock\": 0.6, \"CPU\": 0.1, \"Client\": 0.3}}},"
+        " \"intervals\": [{\"tps\": 100, \"waits\": {\"samples\": 10, \"classes\": {\"IO\": 0.5, \"Client\": 0.5}}},"
+        "                 {\"tps\": 100}]}",
+        0, &je);
+    DG_CHECK(doc != NULL);
+    dg_verdict_in in;
+    dg_verdict_in_of(doc, NULL, &in);
+    DG_CHECK(fabs(in.wait_lock - 0.6) < 1e-9 && fabs(in.wait_client - 0.3) < 1e-9);
+    DG_CHECK(in.wait_io == 0); /* sampled, and no session waited on I/O */
+    const json_t *ivs = json_object_get(doc, "intervals");
+    dg_verdict_in_of(doc, json_array_get(ivs, 0), &in);
+    DG_CHECK(fabs(in.wait_io - 0.5) < 1e-9 && in.wait_lock == 0);
+    dg_verdict_in_of(doc, json_array_get(ivs, 1), &in); /* an interval without samples */
+    DG_CHECK(isnan(in.wait_lock) && isnan(in.wait_client));
+    dg_verdict_annotate(doc);
+    DG_CHECK_STR(dg_res_str(doc, "verdict.limited_by"), "lock_waits");
+    json_object_set_new(json_object_get(doc, "wait_profile"), "available", json_false());
+    dg_verdict_in_of(doc, NULL, &in);
+    DG_CHECK(isnan(in.wait_lock));
+    json_decref(doc);
+}
+
 int main(void)
 {
     DG_RUN(test_rules);
     DG_RUN(test_from_document);
+    DG_RUN(test_waits_from_document);
     DG_TEST_END();
 }
