@@ -354,6 +354,9 @@ typedef struct dg_wait_query {
                              what the profile lacks on this server (a setting turned off) */
     int min_interval_ms;  /* samples no closer than this (0: any); why, for the result: */
     const char *min_interval_why;
+    bool own_tx;          /* each sample in a read-only transaction of its own, begun and
+                             committed around it: the engine's view is a snapshot of the
+                             transaction (Firebird's MON$ tables) */
 } dg_wait_query;
 
 /* ---- the descriptor ------------------------------------------------------------------ */

@@ -274,7 +274,8 @@ static int ro_ensure(fb_conn *c, dg_err *err)
  * into c->db_class and c->build (-1 and "" when the server does not say). */
 void dg_firebird_read_db_info(fb_conn *c)
 {
-    static const char items[] = {isc_info_db_class, isc_info_firebird_version, isc_info_end};
+    static const char items[] = {isc_info_db_class, isc_info_firebird_version,
+                                 isc_info_attachment_id, isc_info_end};
     char buf[512];
     c->db_class = -1;
     c->build[0] = '\0';
@@ -288,6 +289,8 @@ void dg_firebird_read_db_info(fb_conn *c)
             break;
         if (item == isc_info_db_class) {
             c->db_class = (int)dg_fb.isc_vax_integer(d, len);
+        } else if (item == isc_info_attachment_id && len > 0 && len <= 8) {
+            c->base.session_id = (int64_t)dg_fb.isc_vax_integer(d, len); /* MON$ATTACHMENT_ID */
         } else if (item == isc_info_firebird_version && len > 2) {
             /* a count, then (length, text) pairs: the first is the engine's */
             int sl = (unsigned char)d[1];
@@ -1468,6 +1471,24 @@ static const dg_backend_option backend_options[] = {
     {NULL, NULL, 0, 0, NULL, NULL},
 };
 
+/* What MON$ tells of an attachment: a statement running (active: its lock waits
+ * included, which Firebird 3 does not show apart), one whose cursor waits for the client
+ * to fetch (stalled), or none. Each execute runs in a transaction of its own (a new
+ * monitoring snapshot); the snapshot costs the engine a walk of every attachment. */
+static const dg_wait_query fb_wait_queries[] = {
+    {"SELECT a.MON$ATTACHMENT_ID, CASE MIN(s.MON$STATE) WHEN 1 THEN 'CPU' ELSE 'Client' END, "
+     "CASE MIN(s.MON$STATE) WHEN 1 THEN 'active statement' WHEN 2 THEN 'stalled statement' "
+     "ELSE 'no statement' END FROM MON$ATTACHMENTS a LEFT JOIN MON$STATEMENTS s ON "
+     "s.MON$ATTACHMENT_ID = a.MON$ATTACHMENT_ID AND s.MON$STATE > 0 WHERE "
+     "a.MON$ATTACHMENT_ID <> CURRENT_CONNECTION GROUP BY a.MON$ATTACHMENT_ID",
+     "MON$ATTACHMENTS, MON$STATEMENTS",
+     "Firebird's monitoring tables tell a statement running from one waiting for the client, "
+     "not what a running statement waits on (lock waits and I/O count as CPU), and no "
+     "statement running from a commit (both count as Client)",
+     NULL, 50, "a monitoring snapshot walks every attachment of the engine", true},
+    {NULL, NULL, NULL, NULL, 0, NULL, false},
+};
+
 const dg_backend dg_backend_firebird = {
     .name = "firebird",
     .schemes = firebird_schemes,
@@ -1476,6 +1497,7 @@ const dg_backend dg_backend_firebird = {
     .dialect = &firebird_dialect,
     .options = backend_options,
     .server_comms = "firebird fbserver fb_smp_server fb_inet_server",
+    .wait_queries = fb_wait_queries,
     .server_pid_sql = "SELECT MON$SERVER_PID FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = CURRENT_CONNECTION",
     .other_options = NULL,
     .connect = fb_connect,

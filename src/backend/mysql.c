@@ -1317,17 +1317,18 @@ static const dg_wait_query my_wait_queries[] = {
      NULL,
      "SELECT CASE WHEN @@performance_schema = 0 THEN 'performance_schema is off (start the "
      "server with performance_schema=ON): no I/O or synchronisation waits, they count as CPU' END",
-     MY_TRX_MS, MY_TRX_WHY},
+     MY_TRX_MS, MY_TRX_WHY, false},
     {"SELECT p.ID, " MY_WAIT_CLASS(MY_TRX_LOCK, "") ", " MY_WAIT_EVENT(MY_TRX_EVENT, "")
      " " MY_FROM MY_TRX_JOIN MY_WHERE,
      "information_schema.PROCESSLIST, information_schema.INNODB_TRX",
      "performance_schema is not readable by this user (GRANT SELECT ON performance_schema.*): "
-     "no I/O or synchronisation waits, they count as CPU", NULL, MY_TRX_MS, MY_TRX_WHY},
+     "no I/O or synchronisation waits, they count as CPU", NULL, MY_TRX_MS, MY_TRX_WHY, false},
     {"SELECT p.ID, " MY_WAIT_CLASS("", "") ", " MY_WAIT_EVENT("", "") " " MY_FROM MY_WHERE,
      "information_schema.PROCESSLIST",
      "the user has no PROCESS privilege (for information_schema.INNODB_TRX) nor SELECT on "
-     "performance_schema: row lock, I/O and synchronisation waits count as CPU", NULL, 0, NULL},
-    {NULL, NULL, NULL, NULL, 0, NULL},
+     "performance_schema: row lock, I/O and synchronisation waits count as CPU", NULL, 0, NULL,
+     false},
+    {NULL, NULL, NULL, NULL, 0, NULL, false},
 };
 
 const dg_backend dg_backend_mysql = {

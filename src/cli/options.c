@@ -173,7 +173,7 @@ static const optdef optdefs[] = {
     {"mix", 0, K_STRING, "NAME=W,...", RUNS, "change transaction weights", F(mix), 0, 0, 0, 0},
     {"wait-profile", 0, K_MS, "TIME", RUNS,
      "sample what the run's server sessions wait on this often (e.g. 10ms; bare number = ms), "
-     "per transaction type, on a connection of its own (PostgreSQL, MariaDB/MySQL)",
+     "per transaction type, on a connection of its own (PostgreSQL, MariaDB/MySQL, Firebird)",
      F(wait_interval_ns), 0, 0, B_MS, 10e9},
     {"event", 0, K_EVENT, "TIME:COMMAND", RUNS,
      "run a shell command TIME into the measured phase (e.g. 30s:'systemctl restart x'), "

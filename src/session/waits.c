@@ -53,6 +53,7 @@ struct dg_waits {
     char error[256];     /* the first failed query's message */
     char note[256];      /* what the profile lacks on this server ("": nothing) */
     char raised[256];    /* why the interval is longer than asked ("": it is not) */
+    bool own_tx;         /* each sample in a transaction of its own */
 };
 
 static int by_id(const void *a, const void *b)
@@ -95,7 +96,10 @@ static void sample(dg_waits *w)
     int nh = 0;
     dg_err e = DG_ERR_INIT;
     int64_t t0 = dg_now_ns();
-    int rc = dg_execute(w->q, NULL, 0, &e);
+    static const dg_txopts ro = {.read_only = true};
+    int rc = w->own_tx ? dg_begin(w->conn, &ro, &e) : 0;
+    if (rc == 0)
+        rc = dg_execute(w->q, NULL, 0, &e);
     while (rc == 0 && (rc = dg_fetch(w->q, &e)) == 1) {
         rc = 0;
         dg_value v;
@@ -116,6 +120,12 @@ static void sample(dg_waits *w)
         w->hits[nh++] = type * NSLOTS + intern(w, &cls, &ev);
     }
     dg_stmt_reset(w->q);
+    if (w->own_tx && w->conn->in_tx) {
+        if (rc == 0)
+            rc = dg_commit(w->conn, &e);
+        else
+            dg_rollback(w->conn, NULL);
+    }
     int64_t t1 = dg_now_ns();
     /* in a transaction and not shown: another node's session, or one we may not see */
     uint64_t unseen = 0;
@@ -207,6 +217,7 @@ dg_waits *dg_waits_open(const dg_waits_spec *spec, const dg_backend *be, char **
     }
     dg_stmt_reset(w->q);
     w->source = wq->source;
+    w->own_tx = wq->own_tx;
     if (wq->note)
         snprintf(w->note, sizeof w->note, "%s", wq->note);
     if ((int64_t)wq->min_interval_ms * DG_NS_PER_MS > w->spec.interval_ns) {
