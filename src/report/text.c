@@ -70,6 +70,54 @@ static void server_host_line(FILE *out, const json_t *sh)
     }
 }
 
+/* --wait-profile: a line per transaction type (the first eight), its classes largest
+ * first: "server waits (pg_stat_activity, every 10 ms): tpcb: Lock 59%, Client 25%, ..." */
+static void wait_lines(FILE *out, const json_t *wp)
+{
+    if (!wp)
+        return;
+    if (!json_is_true(json_object_get(wp, "available"))) {
+        fprintf(out, "  server waits: none (%s)\n",
+                dg_res_str(wp, "reason") ? dg_res_str(wp, "reason") : "not sampled");
+        return;
+    }
+    fprintf(out, "  server waits (%s, every %g ms):\n",
+            dg_res_str(wp, "source") ? dg_res_str(wp, "source") : "?", num(wp, "interval_ms"));
+    const char *name;
+    json_t *t;
+    int shown = 0;
+    json_object_foreach(json_object_get(wp, "types"), name, t)
+    {
+        if (shown++ == 8) {
+            fputs("    ... (every type in the result file and the report)\n", out);
+            break;
+        }
+        const json_t *cls = json_object_get(t, "classes");
+        fprintf(out, "    %-20s", name);
+        bool used[64] = {false};
+        for (int r = 0; r < 64; r++) { /* largest first */
+            const char *best = NULL, *cn;
+            double bv = -1;
+            int bi = -1, i = 0;
+            json_t *v;
+            json_object_foreach((json_t *)cls, cn, v)
+            {
+                if (i < 64 && !used[i] && json_number_value(v) > bv) {
+                    best = cn;
+                    bv = json_number_value(v);
+                    bi = i;
+                }
+                i++;
+            }
+            if (!best)
+                break;
+            used[bi] = true;
+            fprintf(out, "%s%s %.0f%%", r ? ", " : " ", best, 100 * bv);
+        }
+        fputs(num(t, "samples") > 0 ? "\n" : " not sampled in a transaction\n", out);
+    }
+}
+
 /* A run on several nodes: what each did; on Galera, the conflicts the cluster caused
  * (among the errors and retries: the client sees them as deadlocks). */
 static void cluster_lines(FILE *out, const json_t *doc)
@@ -200,6 +248,7 @@ void dg_report_text_run(FILE *out, const json_t *doc)
         }
         server_host_line(out, dg_res_get(m, "server_host"));
     }
+    wait_lines(out, dg_res_get(doc, "wait_profile"));
     json_t *e;
     json_array_foreach(dg_res_get(doc, "errors"), i, e)
     {
