@@ -110,10 +110,10 @@ static void sample(dg_waits *w)
         sess key = {id, 0}, *s = n ? bsearch(&key, w->idx, (size_t)n, sizeof key, by_id) : NULL;
         if (!s || w->stamp[s->term] == no)
             continue;
+        w->stamp[s->term] = no; /* seen, whether or not it is in a transaction now */
         int type = atomic_load_explicit(&sp->terms[s->term].type, memory_order_relaxed);
         if (type < 0 || type >= sp->ntypes)
             continue;
-        w->stamp[s->term] = no;
         dg_value cls, ev;
         dg_column(w->q, 1, &cls);
         dg_column(w->q, 2, &ev);

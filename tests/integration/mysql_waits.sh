@@ -23,7 +23,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 wp = d["wait_profile"]
 assert wp["available"] and "INNODB_TRX" in wp["source"] and wp["interval_ms"] == 150, wp
-assert "INNODB_TRX" in wp["interval_note"] and wp["failed"] == 0 and wp["unseen"] == 0, wp
+assert "INNODB_TRX" in wp["interval_note"] and wp["failed"] == 0 and wp["unseen"] <= 0.005 * wp["samples"] * d["run"]["terminals"], wp
 # the test server runs without performance_schema (its default)
 assert "performance_schema is off" in wp.get("note", ""), wp
 t = wp["types"]["tpcb"]
