@@ -455,22 +455,7 @@ static void run_events(dg_rep_section *sec, const json_t *doc, int from)
 /* The wait profile's classes, by their share of all the sampled time, largest first. */
 static int wait_classes(const json_t *doc, const char **out, int max)
 {
-    const json_t *cls = dg_res_get(doc, "wait_profile.all.classes");
-    int n = 0;
-    const char *name;
-    json_t *v;
-    json_object_foreach((json_t *)cls, name, v)
-    {
-        if (n == max)
-            break;
-        int k = n++;
-        while (k > 0 && num(cls, out[k - 1]) < json_number_value(v)) {
-            out[k] = out[k - 1];
-            k--;
-        }
-        out[k] = name;
-    }
-    return n;
+    return dg_res_ranked(dg_res_get(doc, "wait_profile.all.classes"), out, max);
 }
 
 #define MAX_WAIT_CLASSES 16
@@ -652,28 +637,13 @@ static void run_waits(dg_rep_section *sec, const json_t *doc, const char *id)
     json_object_foreach((json_t *)types, name, t)
     {
         const json_t *ev = json_object_get(t, "events");
-        bool used[256] = {false};
-        for (int r = 0; r < 5; r++) {
-            const char *best = NULL, *en;
-            double bv = 0;
-            int bi = -1, i = 0;
-            json_t *v;
-            json_object_foreach((json_t *)ev, en, v)
-            {
-                if (i < 256 && !used[i] && json_number_value(v) > bv) {
-                    best = en;
-                    bv = json_number_value(v);
-                    bi = i;
-                }
-                i++;
-            }
-            if (!best)
-                break;
-            used[bi] = true;
+        const char *top[5];
+        int nt = dg_res_ranked(ev, top, 5);
+        for (int r = 0; r < nt; r++) {
             dg_rep_row(tb);
             dg_rep_str(tb, 0, name);
-            dg_rep_str(tb, 1, best);
-            dg_rep_num(tb, 2, 100 * bv);
+            dg_rep_str(tb, 1, top[r]);
+            dg_rep_num(tb, 2, 100 * num(ev, top[r]));
             dg_rep_num(tb, 3, r == 0 ? num(t, "samples") : NAN);
         }
     }

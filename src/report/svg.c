@@ -731,6 +731,36 @@ static void dot_series(dg_strbuf *o, const dg_rep_chart *c, const frame *f)
 }
 
 /* Horizontal bars: categories down the left, values along the bottom. */
+/* The value axis of a horizontal bar chart: a grid line and a label per tick, below bars
+ * that span [x0, x0 + w] x [y0, y0 + h]. */
+static void value_axis(dg_strbuf *o, const dg_svg_scale *xs, double x0, double y0, double w,
+                       double h)
+{
+    char buf[64];
+    dg_sb_add(o, "<g class=\"axis x\">\n");
+    for (int i = 0; i < xs->nticks; i++) {
+        double x = x0 + dg_svg_scale_pos(xs, xs->ticks[i]) * w;
+        dg_sb_printf(o, "<line class=\"tick x\" data-v=\"%.10g\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
+                        "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
+                     xs->ticks[i], x, y0, x, y0 + h + 5);
+        dg_svg_tick_label(xs, xs->ticks[i], buf, sizeof buf);
+        text_el(o, x, y0 + h + 18, "middle", 11, "#555", NULL, buf);
+    }
+    dg_sb_add(o, "</g>\n");
+}
+
+/* The widest category label of a horizontal bar chart, in px. */
+static double cat_label_w(const dg_rep_chart *c)
+{
+    double lw = 0;
+    for (int k = 0; k < c->x.ncats; k++) {
+        char *l = shorten(c->x.cats[k], MAX_LABEL + 6);
+        lw = fmax(lw, text_w(l, 11));
+        free(l);
+    }
+    return lw;
+}
+
 static double bar_chart(dg_strbuf *o, const dg_rep_chart *c)
 {
     const dg_rep_series *s = c->nseries ? &c->series[0] : NULL;
@@ -741,25 +771,11 @@ static double bar_chart(dg_strbuf *o, const dg_rep_chart *c)
             vmax = fmax(vmax, s->pts[j].y);
     dg_svg_scale xs;
     dg_svg_scale_make(0, vmax, 7, false, &xs);
-    double lw = 0;
-    for (int k = 0; k < n; k++) {
-        char *l = shorten(c->x.cats[k], MAX_LABEL + 6);
-        lw = fmax(lw, text_w(l, 11));
-        free(l);
-    }
+    double lw = cat_label_w(c);
     double x0 = 16 + lw + 10, y0 = c->note ? 56 : 42, band = 24;
     double w = VIEW_W - x0 - 70, h = band * (n ? n : 1);
     char buf[64];
-    dg_sb_add(o, "<g class=\"axis x\">\n");
-    for (int i = 0; i < xs.nticks; i++) {
-        double x = x0 + dg_svg_scale_pos(&xs, xs.ticks[i]) * w;
-        dg_sb_printf(o, "<line class=\"tick x\" data-v=\"%.10g\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
-                        "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
-                     xs.ticks[i], x, y0, x, y0 + h + 5);
-        dg_svg_tick_label(&xs, xs.ticks[i], buf, sizeof buf);
-        text_el(o, x, y0 + h + 18, "middle", 11, "#555", NULL, buf);
-    }
-    dg_sb_add(o, "</g>\n");
+    value_axis(o, &xs, x0, y0, w, h);
     const char *color = palette[0];
     /* one number of decimals for all bar labels, from the largest */
     bool ints = true;
@@ -809,25 +825,11 @@ static double stack_chart(dg_strbuf *o, const dg_rep_chart *c)
     }
     dg_svg_scale xs;
     dg_svg_scale_make(0, vmax, 6, false, &xs);
-    double lw = 0;
-    for (int k = 0; k < n; k++) {
-        char *l = shorten(c->x.cats[k], MAX_LABEL + 6);
-        lw = fmax(lw, text_w(l, 11));
-        free(l);
-    }
+    double lw = cat_label_w(c);
     double x0 = 16 + lw + 10, y0 = c->note ? 56 : 42, band = 28;
     double w = VIEW_W - x0 - 30, h = band * (n ? n : 1);
     char buf[64];
-    dg_sb_add(o, "<g class=\"axis x\">\n");
-    for (int i = 0; i < xs.nticks; i++) {
-        double x = x0 + dg_svg_scale_pos(&xs, xs.ticks[i]) * w;
-        dg_sb_printf(o, "<line class=\"tick x\" data-v=\"%.10g\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" "
-                        "y2=\"%.1f\" stroke=\"#e3e3e3\"/>\n",
-                     xs.ticks[i], x, y0, x, y0 + h + 5);
-        dg_svg_tick_label(&xs, xs.ticks[i], buf, sizeof buf);
-        text_el(o, x, y0 + h + 18, "middle", 11, "#555", NULL, buf);
-    }
-    dg_sb_add(o, "</g>\n");
+    value_axis(o, &xs, x0, y0, w, h);
     for (int k = 0; k < n; k++) {
         double y = y0 + k * band, at = 0;
         char *l = shorten(c->x.cats[k], MAX_LABEL + 6);

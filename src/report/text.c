@@ -70,8 +70,8 @@ static void server_host_line(FILE *out, const json_t *sh)
     }
 }
 
-/* --wait-profile: a line per transaction type (the first eight), its classes largest
- * first: "server waits (pg_stat_activity, every 10 ms): tpcb: Lock 59%, Client 25%, ..." */
+/* --wait-profile: a line per transaction type (the first eight), its classes (sixteen at
+ * most) largest first: "server waits (pg_stat_activity, every 10 ms): tpcb: Lock 59%, Client 25%, ..." */
 static void wait_lines(FILE *out, const json_t *wp)
 {
     if (!wp)
@@ -94,26 +94,10 @@ static void wait_lines(FILE *out, const json_t *wp)
         }
         const json_t *cls = json_object_get(t, "classes");
         fprintf(out, "    %-20s", name);
-        bool used[64] = {false};
-        for (int r = 0; r < 64; r++) { /* largest first */
-            const char *best = NULL, *cn;
-            double bv = -1;
-            int bi = -1, i = 0;
-            json_t *v;
-            json_object_foreach((json_t *)cls, cn, v)
-            {
-                if (i < 64 && !used[i] && json_number_value(v) > bv) {
-                    best = cn;
-                    bv = json_number_value(v);
-                    bi = i;
-                }
-                i++;
-            }
-            if (!best)
-                break;
-            used[bi] = true;
-            fprintf(out, "%s%s %.0f%%", r ? ", " : " ", best, 100 * bv);
-        }
+        const char *ranked[16];
+        int nr = dg_res_ranked(cls, ranked, 16);
+        for (int r = 0; r < nr; r++)
+            fprintf(out, "%s%s %.0f%%", r ? ", " : " ", ranked[r], 100 * num(cls, ranked[r]));
         fputs(num(t, "samples") > 0 ? "\n" : " not sampled in a transaction\n", out);
     }
 }

@@ -250,6 +250,28 @@ double dg_res_num(const json_t *doc, const char *path, double dflt)
     return json_is_number(v) ? json_number_value(v) : dflt;
 }
 
+int dg_res_ranked(const json_t *obj, const char **names, int max)
+{
+    int n = 0;
+    const char *name;
+    json_t *v;
+    json_object_foreach((json_t *)obj, name, v)
+    {
+        if (!json_is_number(v))
+            continue;
+        double x = json_number_value(v);
+        int k = n < max ? n++ : max; /* full: it competes for the last place */
+        while (k > 0 && json_number_value(json_object_get(obj, names[k - 1])) < x) {
+            if (k < max)
+                names[k] = names[k - 1];
+            k--;
+        }
+        if (k < max)
+            names[k] = name;
+    }
+    return n;
+}
+
 const char *dg_res_str(const json_t *doc, const char *path)
 {
     return json_string_value(dg_res_get(doc, path));

@@ -59,6 +59,9 @@ int dg_result_hist_read(const json_t *j, dg_hist *h);
  * number component ("transactions.0.name"). Missing or mistyped: dflt / NULL. */
 json_t *dg_res_get(const json_t *doc, const char *path);
 double dg_res_num(const json_t *doc, const char *path, double dflt);
+/* The names of obj's number members, the largest value first (ties in the object's
+ * order), at most max of them, borrowed from obj; their count. */
+int dg_res_ranked(const json_t *obj, const char **names, int max);
 const char *dg_res_str(const json_t *doc, const char *path);
 
 /* json_real() that writes null for NaN/inf (absent measurements). */

@@ -767,8 +767,30 @@ static void test_newer_format_message(void)
     }
 }
 
+/* dg_res_ranked: numbers largest first, ties in the object's order, the rest skipped, at
+ * most max (a larger one arriving late still takes its place). */
+static void test_ranked(void)
+{
+    json_t *o = json_loads("{\"a\": 0.1, \"b\": 0.5, \"c\": \"x\", \"d\": 0.5, \"e\": 0.05, \"f\": 0.9}",
+                           JSON_PRESERVE_ORDER, NULL);
+    DG_CHECK(o != NULL);
+    const char *r[8];
+    DG_CHECK_INT(dg_res_ranked(o, r, 8), 5);
+    DG_CHECK_STR(r[0], "f");
+    DG_CHECK_STR(r[1], "b");
+    DG_CHECK_STR(r[2], "d");
+    DG_CHECK_STR(r[3], "a");
+    DG_CHECK_STR(r[4], "e");
+    DG_CHECK_INT(dg_res_ranked(o, r, 2), 2);
+    DG_CHECK_STR(r[0], "f");
+    DG_CHECK_STR(r[1], "b");
+    DG_CHECK_INT(dg_res_ranked(NULL, r, 2), 0);
+    json_decref(o);
+}
+
 int main(void)
 {
+    DG_RUN(test_ranked);
     snprintf(root, sizeof root, "/tmp/dg-test-result-XXXXXX");
     if (!mkdtemp(root)) {
         perror("mkdtemp");
