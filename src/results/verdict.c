@@ -41,7 +41,9 @@ void dg_verdict_decide(const dg_verdict_in *in, dg_verdict *v)
                           "the target rate was reached on schedule: nothing else limited the run"};
         return;
     }
-    if (!in->embedded && known(drv) && drv >= 0.9) {
+    /* (the run's former "dbgauge used N % of a core per terminal" warning: 80 % of a core
+     * per thread is this rule's case too) */
+    if (!in->embedded && known(drv) && drv >= 0.8) {
         *v = (dg_verdict){"driver", drv >= 0.95 ? "high" : "medium",
                           "dbgauge used nearly all the CPU its terminal threads can use"};
         return;

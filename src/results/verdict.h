@@ -9,7 +9,7 @@
  *   rate_target        --rate given and served on schedule: a schedule lag p99 under 50 ms
  *                      (with >= 80 % of the rate: an interval's arrivals vary) - the run did
  *                      what it was asked; nothing else limited it
- *   driver             dbgauge saturated: its CPU >= 90 % of the cores its threads can use,
+ *   driver             dbgauge saturated: its CPU >= 80 % of the cores its threads can use,
  *                      or --rate missed (< 90 %) with a schedule lag p99 over 100 ms and
  *                      the server not saturated
  *   cluster_conflicts  >= 0.2 cluster conflicts per transaction, or flow control holding

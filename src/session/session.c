@@ -427,15 +427,9 @@ static void warn_add(warnings *w, char *msg)
 /* Signs that the driver, not the database, limited the run. An embedded database runs
  * inside dbgauge's process, so its CPU is not the driver's: no CPU warning then. The lag
  * is the measured intervals' p99 (rate-paced runs). */
-static void driver_warnings(warnings *w, const run_ctx *c, double self_cpu_pct, const dg_conn *conn,
-                            const dg_session_config *cfg)
+static void lag_warning(warnings *w, const run_ctx *c, const dg_session_config *cfg)
 {
-    double per_term = self_cpu_pct / (double)cfg->terminals;
-    if (!dg_has_cap(conn, DG_CAP_EMBEDDED) && isfinite(per_term) && per_term > 80)
-        warn_add(w, xasprintf("dbgauge itself used %.0f%% of a core per terminal: the driver may have "
-                              "limited the throughput (fewer terminals per core, or a faster client "
-                              "machine)",
-                              per_term));
+    /* dbgauge's own CPU is the verdict's (results/verdict.h: "driver"), not a warning */
     size_t n = (size_t)c->nlag;
     if (cfg->rate_tps > 0 && n >= 3) {
         size_t third = n / 3;
@@ -1019,7 +1013,7 @@ static void finish_document(session_run *s)
                                    st->errors[i].count};
     warnings w = {0};
     bool embedded = dg_has_cap(s->conn, DG_CAP_EMBEDDED);
-    driver_warnings(&w, &s->ctx, mon.sys.self_cpu_pct, s->conn, cfg);
+    lag_warning(&w, &s->ctx, cfg);
     end_warnings(&w, st, s->overrun_s, embedded, cfg);
     json_t *regime = regime_check(&w, s, &mon);
     dg_doc_result r = {

@@ -6,7 +6,8 @@
  *                        result document
  *   dg_session_run       prepare (load when empty), then run the terminals with interval
  *                        collection and monitoring (host CPU and disk, the database's cache
- *                        and size), driver warnings and notes, and build the result document
+ *                        and size, the server's waits), warnings and notes, and build the
+ *                        result document
  *
  * The session prints nothing to stdout: what a person sees comes from the callbacks in
  * dg_session_ui (the CLI prints live lines and load steps from them), so a sweep can run
