@@ -3,6 +3,8 @@
 #
 #   scripts/servers/mysql.sh start|stop|status|env|restart|clean
 #   scripts/servers/mysql.sh set NAME VALUE | unset NAME | reset | settings
+#   scripts/servers/mysql.sh admin           SQL on standard input, run as the server's root
+#                                            (tests that need a second user or a grant)
 #
 # The server lives in ${DG_SERVER_DIR:-/tmp/dbgauge-servers}/mysql (data/, my.cnf,
 # error.log, the pid file and the unix socket mysqld.sock), listens on 127.0.0.1 port
@@ -180,6 +182,7 @@ case "${1:-}" in
     echo "mysql: not running"; exit 3 ;;
   env) echo "export DG_TEST_MYSQL_URL=$URL" ;;
   clean) stop; rm -rf "$DIR" ;;
+  admin) admin_sql ;;
   set|unset|reset|settings) settings_command "$@" ;;
   *)
     echo "usage: $0 start|stop|status|env|restart|clean" >&2

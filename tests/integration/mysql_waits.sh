@@ -4,7 +4,10 @@
 # lock waits (information_schema.INNODB_TRX), the intervals inside the hold all Lock, and
 # the verdict "lock waits"; the samples are 150 ms apart, not the 10 ms asked (InnoDB
 # refreshes that view only when it was not read for 0.1 s), and the result and a warning
-# say so; performance_schema is off on the test server: said too.
+# say so; performance_schema is off on the test server: said too. A user without the
+# PROCESS privilege or SELECT on performance_schema gets the coarser queries, and the result
+# says what is missing (when scripts/servers/mysql.sh runs the test server: it makes the
+# users).
 source "$(dirname "$0")/common.bash"
 url=$(need_server mysql)
 client=$(command -v mariadb || command -v mysql) || fail "no mariadb client"
@@ -38,4 +41,35 @@ assert len(held) >= 3 and sorted(held)[1] >= 0.8, held
 v = d["verdict"]
 assert v["limited_by"] == "lock_waits" and v["evidence"]["wait_lock_share"] >= 0.4, v
 PY
+
+# users with fewer privileges: the profile falls back, says what it lacks, the run goes on
+ctl="$DG_SRC/scripts/servers/mysql.sh"
+env=$("$ctl" env 2>/dev/null || true)
+if grep -qxF "export DG_TEST_MYSQL_URL=$url" <<<"$env"; then
+  "$ctl" admin <<SQL || fail "cannot make the test users"
+DROP USER IF EXISTS 'dgw_plain'@'$host', 'dgw_proc'@'$host';
+CREATE USER 'dgw_plain'@'$host' IDENTIFIED BY 'pw';
+CREATE USER 'dgw_proc'@'$host' IDENTIFIED BY 'pw';
+GRANT ALL PRIVILEGES ON $db.* TO 'dgw_plain'@'$host';
+GRANT ALL PRIVILEGES ON $db.* TO 'dgw_proc'@'$host';
+GRANT PROCESS ON *.* TO 'dgw_proc'@'$host';
+SQL
+  for who in plain proc; do
+    "$DBGAUGE" run --db "mysql://dgw_$who:pw@$host:$port/$db" -w tpcb -c 2 -T 2 --wait-profile 10ms -q \
+      --json "$TMP/$who.json" > /dev/null 2> "$TMP/$who.err" || { cat "$TMP/$who.err"; fail "run as dgw_$who"; }
+  done
+  python3 - "$TMP/plain.json" "$TMP/proc.json" <<'PY' || fail "the profile of users with fewer privileges"
+import json, sys
+plain, proc = (json.load(open(f))["wait_profile"] for f in sys.argv[1:])
+assert plain["available"] and plain["source"] == "information_schema.PROCESSLIST", plain
+assert "no PROCESS privilege" in plain["note"] and plain["interval_ms"] == 10, plain
+assert set(plain["all"]["classes"]) <= {"CPU", "Client"}, plain["all"]
+assert proc["available"] and proc["source"] == "information_schema.PROCESSLIST, information_schema.INNODB_TRX", proc
+assert "performance_schema is not readable" in proc["note"] and proc["interval_ms"] == 150, proc
+PY
+  grep -q -- "--wait-profile: the user has no PROCESS privilege" "$TMP/plain.err" || fail "no warning: $(cat "$TMP/plain.err")"
+  "$ctl" admin <<SQL || true
+DROP USER IF EXISTS 'dgw_plain'@'$host', 'dgw_proc'@'$host';
+SQL
+fi
 echo "ok"
