@@ -10,6 +10,7 @@
 
 #include "dgtest.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -199,6 +200,16 @@ static double child_cpu_s(pid_t pid)
     return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* Stops the child and returns once it has stopped (its CPU count then stands still). */
+static void stop_child(pid_t pid)
+{
+    int st = 0;
+    kill(pid, SIGSTOP);
+    while (waitpid(pid, &st, WUNTRACED) < 0 && errno == EINTR)
+        ;
+    DG_CHECK(WIFSTOPPED(st));
+}
+
 /* The local source finds a "server" by its process name and measures its CPU as the
  * kernel counts it, apart from this process's own. */
 static void test_local_source(void)
@@ -230,15 +241,22 @@ static void test_local_source(void)
     }
     DG_CHECK_INT(f.procs, 1);
     if (h) {
+        /* each reading of the child's CPU, the sampler's and ours, is taken while the child
+         * is stopped, so both see the same count however slowly this process runs (under
+         * valgrind the spinning child ran on between the two, 0.35 s against 0.32 s) */
         dg_srvdelta d;
+        stop_child(pid);
         DG_CHECK_INT(dg_srvhost_sample(h, dg_now_ns() + DG_NS_PER_S, &d), 1);
         double c0 = child_cpu_s(pid);
         dg_srvhost_mark(h);
+        kill(pid, SIGCONT);
         /* until the child has had 0.3 s of CPU (whatever else the machine runs) */
         while (child_cpu_s(pid) - c0 < 0.3)
             usleep(20000);
+        stop_child(pid);
         DG_CHECK_INT(dg_srvhost_sample(h, dg_now_ns() + DG_NS_PER_S, &d), 1);
         double c1 = child_cpu_s(pid);
+        kill(pid, SIGCONT);
         DG_CHECK(dg_srvhost_since_mark(h, &d));
         fprintf(stderr, "  child: %.2f s CPU by the kernel, %.2f s as the server's (%.0f%% of a core)\n",
                 c1 - c0, d.procs_cpu_s, d.procs_cpu_pct);
