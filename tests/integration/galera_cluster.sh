@@ -48,7 +48,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 c = d["cluster"]
 assert c["kind"] == "galera" and c["place"] == "terminal", c
-assert len(c["nodes"]) == 3 and all(n["transactions"] > 0 for n in c["nodes"]), c["nodes"]
+# every node had its terminals at work; one may commit nothing in 3 s when its every
+# transaction lost certification to the others' on the one branch row (a loaded CI
+# machine: 0 commits, 32 conflicts on one node)
+assert len(c["nodes"]) == 3 and all(n["transactions"] + n["errors"] > 0 for n in c["nodes"]), c["nodes"]
 assert sum(n["transactions"] for n in c["nodes"]) == d["totals"]["transactions"], c["nodes"]
 conf = d["totals"]["conflicts"]
 assert conf["cert_failures"] + conf["bf_aborts"] > 0 and conf["complete"], conf
