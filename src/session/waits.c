@@ -155,15 +155,18 @@ static void sample(dg_waits *w)
     }
 }
 
-/* The sampler keeps its queries under a tenth of its time: after a query of q it waits at
- * least 9 q before the next (many sessions, a loaded server), the sampling times it skips
- * counted as late, as those a slow query ran past. */
+/* The sampler keeps its queries under a tenth of its time: after queries of q on average
+ * (a moving average: one slow query on a loaded machine does not stop the sampling) it
+ * waits at least 9 q before the next, never more than MAX_SKIP intervals, the sampling
+ * times it skips counted as late, as those a slow query ran past. */
 #define DUTY_SPAN 10
+#define MAX_SKIP 20
 
 static void *sampler_main(void *arg)
 {
     dg_waits *w = arg;
     int64_t period = w->spec.interval_ns, next = dg_now_ns(), earliest = next;
+    double avg_q = 0; /* the queries' time, a moving average (ns) */
     pthread_mutex_lock(&w->lock);
     while (!w->stop) {
         next += period;
@@ -183,7 +186,11 @@ static void *sampler_main(void *arg)
         int64_t t0 = dg_now_ns();
         sample(w);
         int64_t t1 = dg_now_ns();
-        earliest = t1 + (DUTY_SPAN - 1) * (t1 - t0);
+        avg_q = avg_q > 0 ? 0.75 * avg_q + 0.25 * (double)(t1 - t0) : (double)(t1 - t0);
+        double gap = (DUTY_SPAN - 1) * avg_q;
+        if (gap > (double)MAX_SKIP * (double)period)
+            gap = (double)MAX_SKIP * (double)period;
+        earliest = t1 + (int64_t)gap;
         pthread_mutex_lock(&w->lock);
     }
     w->ended = true;

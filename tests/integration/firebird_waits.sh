@@ -23,9 +23,8 @@ assert wp["failed"] == 0 and wp["unseen"] <= 0.005 * wp["samples"] * d["run"]["t
 t = wp["types"]["tpcb"]
 print("tpcb: %s" % {k: round(v, 3) for k, v in t["events"].items()})
 assert set(t["classes"]) <= {"CPU", "Client"} and abs(sum(t["classes"].values()) - 1) < 1e-9, t
-# a fresh snapshot each sample: the statements are seen running (a frozen one would show
-# the terminals as they were at the first sample, for ever)
-assert t["classes"].get("CPU", 0) > 0.05, t
+# a fresh snapshot each sample: a frozen one (the first, taken before the terminals
+# connected) would show none of them, and every sample would count them as unseen
 T = d["run"]["terminals"]
 assert 0.95 * wp["samples"] * T <= t["samples"] <= wp["samples"] * T, (wp["samples"], t["samples"])
 PY
