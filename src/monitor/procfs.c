@@ -155,6 +155,24 @@ static void parse_section(dg_srvsample *o, const char *path, const char *body, s
                 s = e;
             }
         }
+    } else if (!strncmp(path, "/proc/", 6) && strlen(path) > 9 &&
+               !strcmp(path + strlen(path) - 3, "/io")) {
+        /* a process's storage I/O, for the stat or schedstat just before it */
+        int pid = atoi(path + 6);
+        dg_procstat *ps = o->nprocs > 0 && o->procs[o->nprocs - 1].pid == pid
+                              ? &o->procs[o->nprocs - 1]
+                              : NULL;
+        bool rd = false, wr = false;
+        while (ps && next_line(&p, end, &line, &n)) {
+            copy_line(buf, sizeof buf, line, n);
+            unsigned long long v;
+            if (sscanf(buf, "read_bytes: %llu", &v) == 1)
+                ps->io_read = v, rd = true;
+            else if (sscanf(buf, "write_bytes: %llu", &v) == 1)
+                ps->io_write = v, wr = true;
+        }
+        if (ps)
+            ps->have_io = rd && wr;
     } else if (!strncmp(path, "/proc/", 6) && strlen(path) > 11 &&
                (!strcmp(path + strlen(path) - 5, "/stat") ||
                 !strcmp(path + strlen(path) - 10, "/schedstat"))) {
@@ -274,7 +292,8 @@ void dg_srvsample_delta(const dg_srvsample *a, const dg_srvsample *b, double tck
     bool by_root = ra && rb && ra->starttime == rb->starttime && rb->cticks >= ra->cticks &&
                    b->have_children;
     double cpu = 0, reaped = by_root ? (double)(rb->cticks - ra->cticks) / tck : 0;
-    int counted = 0;
+    double io_rd = 0, io_wr = 0;
+    int counted = 0, with_io = 0;
     for (int i = 0; i < nsel; i++) {
         const dg_procstat *pb = find_proc(b, sel[i]);
         const dg_procstat *pa = find_proc(a, sel[i]);
@@ -288,10 +307,20 @@ void dg_srvsample_delta(const dg_srvsample *a, const dg_srvsample *b, double tck
         counted++;
         if (pa && same_proc(pa, pb)) {
             cpu += fmax(0, cpu_s(pb, tck) - cpu_s(pa, tck));
+            if (pa->have_io && pb->have_io) {
+                with_io++;
+                io_rd += pb->io_read > pa->io_read ? (double)(pb->io_read - pa->io_read) : 0;
+                io_wr += pb->io_write > pa->io_write ? (double)(pb->io_write - pa->io_write) : 0;
+            }
         } else if (pb->starttime ? (double)pb->starttime / tck >= born_after_s : !pa) {
             /* started in this interval (a schedstat has no start time: a process new to
                the list is one that started since the list before) */
             cpu += cpu_s(pb, tck);
+            if (pb->have_io) {
+                with_io++;
+                io_rd += (double)pb->io_read;
+                io_wr += (double)pb->io_write;
+            }
         }
     }
     if (reaped > 0)
@@ -299,6 +328,8 @@ void dg_srvsample_delta(const dg_srvsample *a, const dg_srvsample *b, double tck
     out->procs = counted;
     out->procs_cpu_s = nsel > 0 ? cpu : NAN;
     out->procs_cpu_pct = 100.0 * out->procs_cpu_s / s;
+    out->procs_read_bytes = with_io ? io_rd : NAN;
+    out->procs_write_bytes = with_io ? io_wr : NAN;
     if (a->have_disk && b->have_disk) {
         out->disk_reads = (double)(b->rd_ios - a->rd_ios);
         out->disk_writes = (double)(b->wr_ios - a->wr_ios);

@@ -28,6 +28,9 @@ typedef struct dg_procstat {
     uint64_t ns;        /* by_ns: CPU time in ns */
     uint64_t cticks;    /* cutime + cstime: of its children that exited and were reaped */
     uint64_t starttime; /* clock ticks after boot (0: unknown) */
+    bool have_io;       /* its /proc/PID/io was readable (the same user, or root) */
+    uint64_t io_read, io_write; /* read_bytes, write_bytes: what it made the storage
+                                   layer read and write (page-cache hits not counted) */
 } dg_procstat;
 
 typedef struct dg_srvsample {
@@ -51,6 +54,9 @@ typedef struct dg_srvdelta {
     double user_pct, sys_pct, iowait_pct, steal_pct;
     double procs_cpu_pct; /* the server's processes, in % of one core */
     double procs_cpu_s;   /* the CPU seconds behind it */
+    double procs_read_bytes, procs_write_bytes; /* the server's processes' storage I/O,
+                                   any device (NaN: no /proc/PID/io readable); at least:
+                                   a process that exited within takes its part along */
     int procs;            /* how many processes were counted */
     double disk_reads, disk_writes; /* operations on the data device */
     double iops, read_mb_s, write_mb_s, util_pct;
@@ -72,7 +78,9 @@ void dg_srvsample_free(dg_srvsample *s);
  * uptime when the list sel came from was last known without it; NaN: a's), else not at
  * all (its earlier ticks are not this interval's). root (0: none): the server's main
  * process, whose children's CPU is counted to their end: a child of a that b no longer
- * has exited, and its ticks since a are in root's cticks (less what a had counted). */
+ * has exited, and its ticks since a are in root's cticks (less what a had counted).
+ * A process's /proc/PID/io, a section after its stat or schedstat in the bundle, adds
+ * its storage I/O the same way (a reaped child's is lost: Linux keeps no sum of it). */
 void dg_srvsample_delta(const dg_srvsample *a, const dg_srvsample *b, double tck,
                         const int *sel, int nsel, double born_after_s, int root,
                         dg_srvdelta *out);

@@ -58,6 +58,8 @@ struct dg_srvhost {
     double acc_cpu_s; /* the server processes' CPU seconds since the mark, interval by
                          interval (a process that started before the mark but was first
                          seen after it has no count at the mark) */
+    double acc_io_rd, acc_io_wr; /* their storage I/O since the mark, the same way */
+    bool acc_io;
     int nsamples;
     int late, lost;
     double tck;
@@ -226,11 +228,15 @@ static void request_text(const dg_srvhost *h, bool full, dg_strbuf *req)
        many threads, which only stat sums) by their stat */
     for (int i = 0; i < h->nsel; i++)
         if (h->sel[i] != h->root)
-            dg_sb_printf(req, h->root > 0 ? " 1/proc/%d/schedstat" : " /proc/%d/stat", h->sel[i]);
+            dg_sb_printf(req, h->root > 0 ? " 1/proc/%d/schedstat 6/proc/%d/io" : " /proc/%d/stat 6/proc/%d/io",
+                         h->sel[i], h->sel[i]);
     /* the root last, its stat before its list of children: a child reaped while the
-     * children were read is in the root's cticks and missing from the list (procfs.h) */
+     * children were read is in the root's cticks and missing from the list (procfs.h);
+     * after each one's CPU, its storage I/O (the first six lines of its io: read_bytes,
+     * write_bytes; readable by its own user and root only, else skipped) */
     if (h->root > 0)
-        dg_sb_printf(req, " /proc/%d/stat /proc/%d/task/%d/children", h->root, h->root, h->root);
+        dg_sb_printf(req, " /proc/%d/stat 6/proc/%d/io /proc/%d/task/%d/children", h->root,
+                     h->root, h->root, h->root);
 }
 
 /* The server's processes for the next request, from sample s (whose uptime is now). */
@@ -355,6 +361,11 @@ int dg_srvhost_sample(dg_srvhost *h, int64_t deadline_ns, dg_srvdelta *d)
     dg_srvsample_delta(&h->prev, &cur, h->tck, h->sel, h->nsel, h->born_after, h->root, d);
     if (!isnan(d->procs_cpu_s))
         h->acc_cpu_s += d->procs_cpu_s;
+    if (!isnan(d->procs_read_bytes)) {
+        h->acc_io_rd += d->procs_read_bytes;
+        h->acc_io_wr += d->procs_write_bytes;
+        h->acc_io = true;
+    }
     double prev_uptime = h->prev.uptime_s;
     reselect(h, &cur, prev_uptime, full);
     dg_srvsample_free(&h->prev);
@@ -369,6 +380,8 @@ void dg_srvhost_mark(dg_srvhost *h)
     copy_sample(&h->mark, &h->prev);
     h->have_mark = true;
     h->acc_cpu_s = 0;
+    h->acc_io_rd = h->acc_io_wr = 0;
+    h->acc_io = false;
 }
 
 bool dg_srvhost_since_mark(dg_srvhost *h, dg_srvdelta *d)
@@ -379,6 +392,8 @@ bool dg_srvhost_since_mark(dg_srvhost *h, dg_srvdelta *d)
     if (h->nsel > 0) {
         d->procs_cpu_s = h->acc_cpu_s;
         d->procs_cpu_pct = 100.0 * h->acc_cpu_s / d->seconds;
+        d->procs_read_bytes = h->acc_io ? h->acc_io_rd : NAN;
+        d->procs_write_bytes = h->acc_io ? h->acc_io_wr : NAN;
     }
     return true;
 }

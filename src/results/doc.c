@@ -194,6 +194,10 @@ json_t *dg_doc_srvdelta_json(dg_doc_server_status st, const dg_srvdelta *d)
     json_object_set_new(j, "read_mb_s", dg_json_real(d->read_mb_s));
     json_object_set_new(j, "write_mb_s", dg_json_real(d->write_mb_s));
     json_object_set_new(j, "disk_util_pct", dg_json_real(d->util_pct));
+    /* the server processes' own storage I/O (any device), beside the data device's */
+    double s = d->seconds > 0 ? d->seconds : NAN;
+    json_object_set_new(j, "server_read_mb_s", dg_json_real(d->procs_read_bytes / 1e6 / s));
+    json_object_set_new(j, "server_write_mb_s", dg_json_real(d->procs_write_bytes / 1e6 / s));
     json_object_set_new(j, "mem_used_pct", dg_json_real(d->mem_used_pct));
     json_object_set_new(j, "mem_available_bytes", dg_json_real(d->mem_available_bytes));
     json_object_set_new(j, "load1", dg_json_real(d->load1));

@@ -63,11 +63,22 @@ void dg_verdict_decide(const dg_verdict_in *in, dg_verdict *v)
                           "the cluster aborted or held a large share of the transactions"};
         return;
     }
-    if ((known(in->server_disk_util_pct) && in->server_disk_util_pct >= 80) ||
-        (known(in->server_iowait_pct) && in->server_iowait_pct >= 20)) {
+    /* a device busy with what others read and wrote (the server's processes moved under
+     * a tenth of its bytes): the server's limit only when nothing else explains the run
+     * (its commits and reads still queue behind the others'); a busy server CPU does */
+    bool others_io = known(in->server_disk_share) && in->server_disk_share < 0.1;
+    bool cpu_too = srv_cpu_known && in->server_cpu_pct >= 85;
+    if (((known(in->server_disk_util_pct) && in->server_disk_util_pct >= 80) ||
+         (known(in->server_iowait_pct) && in->server_iowait_pct >= 20)) &&
+        !(others_io && cpu_too)) {
         bool strong = known(in->server_disk_util_pct) && in->server_disk_util_pct >= 95;
-        *v = (dg_verdict){"server_disk", strong ? "high" : "medium",
-                          "the server's data device was busy most of the time"};
+        if (others_io)
+            *v = (dg_verdict){"server_disk", "low",
+                              "the server's data device was busy most of the time, mostly with "
+                              "other processes' reads and writes"};
+        else
+            *v = (dg_verdict){"server_disk", strong ? "high" : "medium",
+                              "the server's data device was busy most of the time"};
         return;
     }
     if (known(in->wait_io) && in->wait_io >= 0.4) {
@@ -153,6 +164,7 @@ json_t *dg_verdict_json(const dg_verdict_in *in, const dg_verdict *v)
     json_object_set_new(e, "server_processes_cpu_pct", num_or_null(in->server_procs_cpu_pct));
     json_object_set_new(e, "server_iowait_pct", num_or_null(in->server_iowait_pct));
     json_object_set_new(e, "server_disk_util_pct", num_or_null(in->server_disk_util_pct));
+    json_object_set_new(e, "server_processes_disk_share", num_or_null(in->server_disk_share));
     json_object_set_new(e, "conflicts_per_tx", num_or_null(in->conflicts_per_tx));
     json_object_set_new(e, "flow_paused_pct", num_or_null(in->flow_paused_pct));
     json_object_set_new(e, "wait_lock_share", num_or_null(in->wait_lock));
@@ -193,6 +205,9 @@ void dg_verdict_in_of(const json_t *doc, const json_t *iv, dg_verdict_in *in)
     in->server_iowait_pct = fnum(sh, "cpu_iowait_pct");
     in->server_disk_util_pct = fnum(sh, "disk_util_pct");
     in->server_procs_cpu_pct = fnum(sh, "server_cpu_pct");
+    double dev_mb = fnum(sh, "read_mb_s") + fnum(sh, "write_mb_s");
+    double own_mb = fnum(sh, "server_read_mb_s") + fnum(sh, "server_write_mb_s");
+    in->server_disk_share = dev_mb > 0 && own_mb >= 0 ? fmin(1, own_mb / dev_mb) : NAN;
     in->conflicts_per_tx = NAN;
     in->flow_paused_pct = NAN;
     /* the wait profile's class shares: the interval's, or the measured phase's */

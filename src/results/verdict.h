@@ -15,7 +15,10 @@
  *   cluster_conflicts  >= 0.2 cluster conflicts per transaction, or flow control holding
  *                      writes >= 20 % of the time
  *   server_disk        the data device >= 80 % busy, or the server host's I/O wait >= 20 %,
- *                      or the sessions sampled waiting on I/O >= 40 % of their time
+ *                      or the sessions sampled waiting on I/O >= 40 % of their time; when
+ *                      the server's processes moved under a tenth of the device's bytes
+ *                      (others kept it busy), only with the server's CPU below 85 %, and
+ *                      at low confidence
  *   lock_waits         the sessions sampled waiting on locks >= 30 % of their time, more
  *                      than they were running (--wait-profile)
  *   server_cpu         the server host's CPU >= 85 % busy, its server processes using more
@@ -52,6 +55,8 @@ typedef struct dg_verdict_in {
     double server_iowait_pct;
     double server_disk_util_pct;
     double server_procs_cpu_pct; /* the server's processes, % of one core */
+    double server_disk_share;  /* the server's processes' storage bytes against the data
+                                  device's (0..1; NaN: unknown) */
     double conflicts_per_tx;   /* a cluster's (Galera) */
     double flow_paused_pct;    /* the most any node's flow control held writes, % of time */
     /* the server wait profile (--wait-profile): shares 0..1 of the terminals' sampled time

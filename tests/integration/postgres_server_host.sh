@@ -70,6 +70,10 @@ for iv in ivs:
     s = iv["server_host"]
     assert s["status"] == "ok" and abs(s["seconds"] - iv["dur_s"]) < 0.2, (s, iv["dur_s"])
     assert s["server_procs"] >= 3 and s["server_cpu_pct"] > 0, s
+# the server's own storage writes (WAL at each commit), read over ssh as the test's user:
+# root, or the server's own user, may read the processes' io
+assert sh["server_write_mb_s"] is not None and sh["server_write_mb_s"] > 0, sh
+assert sh["server_read_mb_s"] is not None and sh["server_read_mb_s"] >= 0, sh
 # the processes' CPU over the run is the sum of the intervals'
 tot = sum(iv["server_host"]["server_cpu_pct"] * iv["server_host"]["seconds"] for iv in ivs)
 assert abs(tot - sh["server_cpu_pct"] * sh["seconds"]) <= 0.02 * tot + 2, (tot, sh)

@@ -2,7 +2,10 @@
 # The bottleneck verdict (results/verdict.c) on a real PostgreSQL on this machine:
 #   - a read-only run that fits in memory with 8 terminals on 2 cores: server CPU, in the
 #     run and in every interval, with the figures that decided it;
-#   - a low --rate: the target rate, served on schedule;
+#   - a low --rate: the target rate, served on schedule (when the machine's disk is busy
+#     with other work and the commits lag: the disk, said so);
+#   - the CPU verdict holds when another process keeps the data device busy (the server's
+#     own share of its bytes tells them apart);
 #   - --rate far above what one terminal can do (--workers 1): the driver, whenever the
 #     server had room (on a machine busy with other work the host CPU may be the limit:
 #     then the verdict must say the CPU, not the rate);
@@ -25,8 +28,17 @@ assert sum(i["verdict"]["limited_by"] == "server_cpu" for i in d["intervals"]) >
 PY
 
 "$DBGAUGE" run --db "$url" -w tpcb -c 2 -R 20 -T 3 -P 1 -q --json "$TMP/rate.json" > /dev/null 2>&1 || fail "rate run"
-json "$TMP/rate.json" "d['verdict']['limited_by'] == 'rate_target' and d['verdict']['evidence']['schedule_lag_ms_p99'] < 50" | grep -q True \
-  || fail "rate verdict: $(json "$TMP/rate.json" "d['verdict']")"
+python3 - "$TMP/rate.json" <<'PY' || fail "rate verdict"
+import json, sys
+v = json.load(open(sys.argv[1]))["verdict"]; e = v["evidence"]
+if e["schedule_lag_ms_p99"] < 50:
+    assert v["limited_by"] == "rate_target", v
+else:
+    # another process's I/O on this machine made the commits late: the device, said so
+    busy = (e["server_disk_util_pct"] or 0) >= 80 or (e["server_iowait_pct"] or 0) >= 20
+    print("the schedule lagged (p99 %.0f ms) on a busy machine: the verdict says %s" % (e["schedule_lag_ms_p99"], v["limited_by"]))
+    assert busy and v["limited_by"] == "server_disk", v
+PY
 
 "$DBGAUGE" run --db "$url" -w tpcb:select-only -c 1 --workers 1 -R 100000 -T 2 -P 1 -q --json "$TMP/drv.json" > /dev/null 2>&1 || fail "driver run"
 python3 - "$TMP/drv.json" <<'PY' || fail "driver verdict"

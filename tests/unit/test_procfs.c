@@ -128,7 +128,38 @@ static void test_parse_and_delta(void)
     int sel_s[] = {100, 101, 104};
     dg_srvsample_delta(&a, &e, 100, sel_s, 3, NAN, 100, &d);
     DG_CHECK_NEAR(d.procs_cpu_s, 0.5 + 0.25, 1e-9);
+    DG_CHECK(isnan(d.procs_read_bytes)); /* no /proc/PID/io read: unknown, not 0 */
     dg_srvsample_free(&e);
+    /* storage I/O from each process's io, the section after its CPU: 101 read 4096 more
+     * and wrote 8192 more; 104, new, counts whole; an io before any stat, or one whose
+     * process's CPU was not read, is ignored */
+    static const char io_a[] =
+        "@/proc/uptime\n1000.00 1900.00\n"
+        "@/proc/101/schedstat\n100000000 1000 12\n"
+        "@/proc/101/io\nrchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 10000\nwrite_bytes: 20000\n"
+        "@/proc/100/stat\n100 (postgres) S 1 100 100 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 100 0 0\n"
+        "@/proc/100/task/100/children\n101\n"
+        "@.\n";
+    static const char io_b[] =
+        "@/proc/uptime\n1002.00 1902.00\n"
+        "@/proc/7/io\nread_bytes: 1\nwrite_bytes: 1\n"
+        "@/proc/101/schedstat\n200000000 1000 12\n"
+        "@/proc/101/io\nrchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: 14096\nwrite_bytes: 28192\n"
+        "@/proc/104/schedstat\n250000000 1000 3\n"
+        "@/proc/104/io\nread_bytes: 0\nwrite_bytes: 1000\n"
+        "@/proc/100/stat\n100 (postgres) S 1 100 100 0 -1 0 0 0 0 0 5 5 0 0 20 0 1 0 100 0 0\n"
+        "@/proc/100/task/100/children\n101 104\n"
+        "@.\n";
+    dg_srvsample ia, ib;
+    DG_CHECK(dg_srvsample_parse(io_a, strlen(io_a), NULL, &ia));
+    DG_CHECK(dg_srvsample_parse(io_b, strlen(io_b), NULL, &ib));
+    DG_CHECK(ia.procs[0].have_io && !ia.procs[1].have_io);
+    DG_CHECK_INT(ib.nprocs, 3);
+    dg_srvsample_delta(&ia, &ib, 100, sel_s, 3, NAN, 100, &d);
+    DG_CHECK_NEAR(d.procs_read_bytes, 4096, 1e-9);
+    DG_CHECK_NEAR(d.procs_write_bytes, 8192 + 1000, 1e-9);
+    dg_srvsample_free(&ia);
+    dg_srvsample_free(&ib);
     /* no device: no disk figures, the rest stands */
     dg_srvsample c;
     DG_CHECK(dg_srvsample_parse(bundle_b, strlen(bundle_b), NULL, &c));
@@ -261,6 +292,8 @@ static void test_local_source(void)
         fprintf(stderr, "  child: %.2f s CPU by the kernel, %.2f s as the server's (%.0f%% of a core)\n",
                 c1 - c0, d.procs_cpu_s, d.procs_cpu_pct);
         DG_CHECK_NEAR(d.procs_cpu_s, c1 - c0, 0.03);
+        /* its storage I/O: readable (the same user), and it did none */
+        DG_CHECK(d.procs_read_bytes == 0 && d.procs_write_bytes == 0);
         DG_CHECK(d.cpu_pct > 0 && d.cpu_pct <= 100.5);
         DG_CHECK(d.seconds > 0);
         dg_srvhost_close(h);

@@ -19,7 +19,7 @@ static dg_verdict_in base(void)
         .client_cores = 4, .embedded = false, .server_local = false, .server_cpu_pct = NAN,
         .server_iowait_pct = NAN, .server_disk_util_pct = NAN, .server_procs_cpu_pct = NAN,
         .conflicts_per_tx = NAN, .flow_paused_pct = NAN, .wait_lock = NAN, .wait_io = NAN,
-        .wait_client = NAN, .wait_cpu = NAN,
+        .wait_client = NAN, .wait_cpu = NAN, .server_disk_share = NAN,
     };
     return in;
 }
@@ -76,6 +76,16 @@ static void test_rules(void)
     in.server_disk_util_pct = 30;
     in.server_iowait_pct = 35;
     expect(&in, "server_disk", "medium");
+    in.server_disk_util_pct = 90; /* the device busy, but with others' bytes (a neighbour) */
+    in.server_disk_share = 0.03;
+    in.server_cpu_pct = 97;
+    in.server_procs_cpu_pct = 150;
+    expect(&in, "server_cpu", "high");
+    in.server_disk_share = 0.4; /* the server's own share of it: the disk */
+    expect(&in, "server_disk", "medium");
+    in.server_disk_share = 0.03; /* others' bytes and an idle CPU: the device still, low */
+    in.server_cpu_pct = 10;
+    expect(&in, "server_disk", "low");
 
     in = base();
     in.server_cpu_pct = 97;
@@ -139,7 +149,8 @@ static void test_from_document(void)
         " \"monitor\": {\"self_cpu_pct\": 20, \"server_host\": {\"source\": \"local\", \"cpu_pct\": 70}},"
         " \"cluster\": {\"nodes\": [{\"flow_paused_s\": 0.2}, {\"flow_paused_s\": 0.6}]},"
         " \"intervals\": [{\"tps\": 400, \"transactions\": 400, \"self_cpu_pct\": 19,"
-        "   \"server_host\": {\"cpu_pct\": 71, \"disk_util_pct\": 12},"
+        "   \"server_host\": {\"cpu_pct\": 71, \"disk_util_pct\": 12, \"read_mb_s\": 3,"
+        "     \"write_mb_s\": 1, \"server_read_mb_s\": 0.5, \"server_write_mb_s\": 0.5},"
         "   \"nodes\": [{\"cert_failures\": 10, \"bf_aborts\": 10, \"flow_paused_pct\": 3},"
         "               {\"cert_failures\": 5, \"bf_aborts\": null, \"flow_paused_pct\": 9}]}]}",
         0, &je);
@@ -152,7 +163,9 @@ static void test_from_document(void)
     DG_CHECK(fabs(in.conflicts_per_tx - 20.0 / 400) < 1e-9); /* a null figure is left out */
     DG_CHECK(fabs(in.flow_paused_pct - 9) < 1e-9);
     DG_CHECK(fabs(in.server_disk_util_pct - 12) < 1e-9);
+    DG_CHECK(fabs(in.server_disk_share - 0.25) < 1e-9); /* 1 MB/s of the device's 4 */
     dg_verdict_in_of(doc, NULL, &in);
+    DG_CHECK(isnan(in.server_disk_share)); /* the run's figures have no byte counts */
     DG_CHECK(fabs(in.conflicts_per_tx - 0.8) < 1e-9);
     DG_CHECK(fabs(in.flow_paused_pct - 30) < 1e-9); /* 0.6 s of 2 s */
     dg_verdict_annotate(doc);
