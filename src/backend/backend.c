@@ -131,7 +131,8 @@ void dg_conn_base_free(dg_conn *c)
     free(c->url_redacted);
     free(c->data_path);
     free(c->server_dir);
-    c->url_redacted = c->data_path = c->server_dir = NULL;
+    free(c->server_pid_file);
+    c->url_redacted = c->data_path = c->server_dir = c->server_pid_file = NULL;
 }
 
 /* ---- URLs ------------------------------------------------------------------------------ */

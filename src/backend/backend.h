@@ -498,6 +498,8 @@ struct dg_conn {
                            data device); NULL if unknown or embedded */
     int server_pid;     /* the server process serving this connection on its host (0:
                            unknown) */
+    char *server_pid_file; /* owned; a file on the server's host holding its main process's
+                           pid, as the server reports it (MariaDB's @@pid_file); NULL */
     int64_t session_id; /* the server's id of this session, as wait_sample_sql reports it
                            (PostgreSQL's backend pid, MariaDB's connection id); 0: unknown */
     bool server_local;  /* a server reached on this machine (dg_host_is_local) */

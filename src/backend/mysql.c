@@ -716,6 +716,8 @@ static int my_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
             MYSQL_ROW row = dg_my.mysql_fetch_row(res);
             int pid = row && dg_host_is_local(url->host) ? pid_from_file(row[1]) : 0;
             dg_conn_set_server_facts(&c->base, url->host, row ? row[0] : NULL, pid);
+            if (row && row[1] && row[1][0] == '/') /* for a sampler on the server's host */
+                c->base.server_pid_file = xstrdup(row[1]);
             dg_my.mysql_free_result(res);
         }
     }

@@ -49,6 +49,7 @@ struct dg_srvhost {
     char dev[32];     /* MAJ:MIN */
     char devname[64];
     int hint;
+    char *pid_file; /* read in the first request when hint is 0 ("": none) */
     char *comms;
     int root;
     int *sel, nsel;
@@ -213,8 +214,10 @@ static void request_text(const dg_srvhost *h, bool full, dg_strbuf *req)
 {
     dg_sb_reset(req);
     dg_sb_printf(req, "%s", globals);
-    if (full) { /* the first: where the data lives, and every process */
+    if (full) { /* the first: where the data lives, every process, the server's pid file */
         dg_sb_printf(req, " /proc/diskstats /proc/self/mountinfo /proc/[0-9]*/stat");
+        if (h->pid_file[0] && h->hint <= 0)
+            dg_sb_printf(req, " 1%s", h->pid_file);
         return;
     }
     if (h->dev[0]) /* the data device's counters: one line */
@@ -292,6 +295,10 @@ int dg_srvhost_open(const dg_srvhost_spec *spec, int64_t deadline_ns, dg_srvhost
     h->data_dir = xstrdup(spec->data_dir ? spec->data_dir : "");
     h->comms = xstrdup(spec->comms ? spec->comms : "");
     h->hint = spec->server_pid;
+    /* a pid file's path is a word of the request: an absolute path without blanks or
+       glob characters (anything else: the processes by name) */
+    const char *pf = spec->pid_file;
+    h->pid_file = xstrdup(pf && pf[0] == '/' && !pf[strcspn(pf, " \t\n*?[")] ? pf : "");
     if (!h->remote) {
         long t = sysconf(_SC_CLK_TCK);
         if (t > 0)
@@ -333,6 +340,16 @@ int dg_srvhost_open(const dg_srvhost_spec *spec, int64_t deadline_ns, dg_srvhost
         return DG_E_IO;
     }
     h->have_prev = true;
+    size_t plen;
+    const char *pt = h->pid_file[0] && h->hint <= 0
+                         ? dg_procfs_section(h->buf.buf, h->buf.len, h->pid_file, &plen)
+                         : NULL;
+    if (pt) {
+        char *e;
+        long v = strtol(pt, &e, 10);
+        if (e != pt && v > 0 && v <= INT32_MAX)
+            h->hint = (int)v;
+    }
     reselect(h, &h->prev, h->prev.uptime_s, true);
     h->nsamples = 1;
     *out = h;
@@ -427,6 +444,7 @@ void dg_srvhost_close(dg_srvhost *h)
     free(h->sel);
     free(h->source);
     free(h->data_dir);
+    free(h->pid_file);
     free(h->comms);
     free(h);
 }

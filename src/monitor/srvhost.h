@@ -32,6 +32,10 @@ typedef struct dg_srvhost_spec {
                              it (NULL: no device figures) */
     int server_pid;       /* a process serving dbgauge's connection (0: unknown): its
                              ancestors that are server processes too, and their children */
+    const char *pid_file; /* NULL, or a file on the host holding the server's main pid
+                             (MariaDB's @@pid_file), read when server_pid is 0: one
+                             instance's processes, not every one of comms's name; if it
+                             cannot be read (another user's), by name */
     const char *comms;    /* the server's process names ("postgres", "mariadbd mysqld") */
 } dg_srvhost_spec;
 

@@ -506,6 +506,7 @@ static int open_server_host(const dg_session_config *cfg, const dg_url *u, const
     dg_srvhost_spec spec = {.target = target ? target : "local",
                             .data_dir = dir,
                             .server_pid = pid,
+                            .pid_file = c ? c->server_pid_file : NULL,
                             .comms = be->server_comms};
     int rc = dg_srvhost_open(&spec, dg_now_ns() + 20 * DG_NS_PER_S, out, err);
     free(dir);

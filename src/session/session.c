@@ -708,6 +708,7 @@ static int open_server_host(session_run *s, dg_err *err)
     dg_srvhost_spec spec = {.target = target ? target : "local",
                             .data_dir = c->server_dir,
                             .server_pid = pid,
+                            .pid_file = c->server_pid_file,
                             .comms = c->be->server_comms};
     int rc = dg_srvhost_open(&spec, dg_now_ns() + 20 * DG_NS_PER_S, &s->ctx.srv, err);
     if (rc && !target) { /* this machine's /proc: a missing figure, never a failed run */

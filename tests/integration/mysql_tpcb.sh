@@ -45,6 +45,19 @@ json "$TMP/r.json" "d['monitor']['server_host']['source'] == 'local' and d['moni
 root=$(json "$TMP/r.json" "d['monitor']['server_host']['root_pid']")
 [ "${root:-0}" -gt 0 ] && [ "$root" = "$(q 'SELECT @@pid_file' | xargs cat)" ] \
   || fail "the server process is not the one its pid file names: root_pid $root"
+# the same over ssh (to this host here): the pid file the server names is read there, so
+# the server's processes are this instance's, not every mariadbd on that host by name
+source "$(dirname "$0")/sshd.bash"
+command -v /usr/sbin/sshd >/dev/null || fail "no sshd (package openssh-server)"
+trap 'stop_sshd; rm -rf "$TMP"' EXIT
+start_sshd
+"$DBGAUGE" run --db "$url" -w tpcb -c 1 -T 2 -P 1 -q --server-host "$SSH_TARGET" --json "$TMP/ssh.json" > /dev/null 2>&1 \
+  || fail "a run with --server-host over ssh"
+sroot=$(json "$TMP/ssh.json" "d['monitor']['server_host']['root_pid']")
+[ "$sroot" = "$root" ] || fail "over ssh, the server process is $sroot, not $root (its pid file's)"
+json "$TMP/ssh.json" "d['monitor']['server_host']['server_cpu_pct'] > 0 and d['monitor']['server_host']['server_write_mb_s'] > 0" | grep -q True \
+  || fail "server processes' figures over ssh: $(json "$TMP/ssh.json" "d['monitor']['server_host']")"
+stop_sshd
 json "$TMP/r.json" "d['server']['version'].startswith(('MariaDB', 'MySQL')) and all(k in d['server']['settings'] for k in ('innodb_buffer_pool_size', 'innodb_flush_log_at_trx_commit', 'sync_binlog', 'innodb_log_file_size', 'max_connections', 'local_infile', 'bulk_path')) and any(k in d['server']['settings'] for k in ('tx_isolation', 'transaction_isolation'))" | grep -q True || fail "server settings"
 json "$TMP/r.json" "d['monitor']['cache_hit_pct'] > 50 and d['monitor']['db_size_after_bytes'] > 5e6" | grep -q True || fail "cache hits / size"
 
