@@ -330,6 +330,8 @@ static void odbc_close(dg_conn *conn)
         dg_odbc.SQLFreeStmt(c->txh, SQL_CLOSE);
     if (c->txh)
         dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txh);
+    for (int i = 0; i < c->ntxprep; i++)
+        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txprep[i].h);
     if (!c->autocommit && !atomic_load(&c->interrupted))
         dg_odbc.SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
     dg_odbc.SQLDisconnect(c->dbc);
@@ -365,6 +367,15 @@ typedef union odbc_param {
     char num[DG_NUMERIC_BUF];
 } odbc_param;
 
+/* What a parameter is bound as: while a value fits it, the next execution only writes
+ * the buffer and the length (the driver reads both at SQLExecute), no new binding. */
+typedef struct odbc_bound {
+    int type;          /* dg_value type bound; -1: nothing bound */
+    int scale;         /* a numeric's */
+    const void *ptr;   /* a text's own buffer (the caller's, bound where it lies) */
+    SQLULEN size;      /* a text's declared column size */
+} odbc_bound;
+
 typedef struct odbc_stmt {
     dg_stmt base;
     SQLHSTMT h;
@@ -375,6 +386,7 @@ typedef struct odbc_stmt {
     int nbuf;
     odbc_param *pbuf;
     SQLLEN *pind;
+    odbc_bound *bound;
 } odbc_stmt;
 
 static int odbc_prepare(dg_conn *conn, const char *sql, dg_stmt **out, dg_err *err)
@@ -411,6 +423,7 @@ static void odbc_stmt_free(dg_stmt *st)
     free(s->cols);
     free(s->pbuf);
     free(s->pind);
+    free(s->bound);
     free(s->base.sql);
     free(s);
 }
@@ -466,43 +479,67 @@ static int describe(odbc_stmt *s, SQLSMALLINT n, dg_err *err)
     return 0;
 }
 
-/* Binds one parameter from v (its buffer: s->pbuf[i], its length: s->pind[i]). */
+/* Binds one parameter from v (its buffer: s->pbuf[i], its length: s->pind[i]), unless
+ * what is bound already takes it: then only the buffer and the length are written. */
 static SQLRETURN bind_param(odbc_stmt *s, int i, const dg_value *v)
 {
     SQLUSMALLINT no = (SQLUSMALLINT)(i + 1);
     odbc_param *p = &s->pbuf[i];
     SQLLEN *ind = &s->pind[i];
+    odbc_bound *b = &s->bound[i];
+    bool same = b->type == (int)v->type;
+    SQLRETURN r = SQL_SUCCESS;
     switch (v->type) {
     case DG_V_INT:
         p->i = v->u.i;
         *ind = 0;
-        return dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0, 0,
-                                        &p->i, 0, ind);
+        if (!same)
+            r = dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_SBIGINT, SQL_BIGINT, 0,
+                                         0, &p->i, 0, ind);
+        break;
     case DG_V_DOUBLE:
         p->d = v->u.d;
         *ind = 0;
-        return dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0, 0,
-                                        &p->d, 0, ind);
+        if (!same)
+            r = dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_DOUBLE, SQL_DOUBLE, 0,
+                                         0, &p->d, 0, ind);
+        break;
     case DG_V_NUMERIC: {
         size_t n = dg_format_numeric(v->u.n.unscaled, v->u.n.scale, p->num);
         *ind = (SQLLEN)n;
-        return dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_DECIMAL, 30,
-                                        (SQLSMALLINT)v->u.n.scale, p->num, (SQLLEN)n, ind);
+        if (!same || b->scale != v->u.n.scale)
+            r = dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_DECIMAL, 30,
+                                         (SQLSMALLINT)v->u.n.scale, p->num, sizeof p->num, ind);
+        b->scale = v->u.n.scale;
+        break;
     }
     case DG_V_TEXT: {
+        /* the caller's bytes where they lie: bound again when they move, or outgrow the
+           declared size (or cross into a long type) */
         *ind = (SQLLEN)v->u.s.len;
         SQLULEN size = v->u.s.len ? v->u.s.len : 1;
-        return dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_CHAR,
-                                        size > 4000 ? SQL_LONGVARCHAR : SQL_VARCHAR, size, 0,
-                                        (SQLPOINTER)v->u.s.ptr, (SQLLEN)v->u.s.len, ind);
+        bool fits = same && b->ptr == v->u.s.ptr && size <= b->size &&
+                    (size > 4000) == (b->size > 4000);
+        if (!fits) {
+            r = dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_CHAR,
+                                         size > 4000 ? SQL_LONGVARCHAR : SQL_VARCHAR, size, 0,
+                                         (SQLPOINTER)v->u.s.ptr, (SQLLEN)v->u.s.len, ind);
+            b->ptr = v->u.s.ptr;
+            b->size = size;
+        }
+        break;
     }
     case DG_V_NULL:
     default:
         p->num[0] = '\0';
         *ind = SQL_NULL_DATA;
-        return dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 1, 0,
-                                        p->num, 0, ind);
+        if (!same)
+            r = dg_odbc.SQLBindParameter(s->h, no, SQL_PARAM_INPUT, SQL_C_CHAR, SQL_VARCHAR, 1, 0,
+                                         p->num, 0, ind);
+        break;
     }
+    b->type = dg_odbc_ok(r) ? (int)v->type : -1;
+    return r;
 }
 
 static int odbc_execute(dg_stmt *st, const dg_value *params, int nparams, dg_err *err)
@@ -511,9 +548,12 @@ static int odbc_execute(dg_stmt *st, const dg_value *params, int nparams, dg_err
     odbc_conn *c = (odbc_conn *)st->conn;
     close_cursor(s);
     s->affected = -1;
-    if (nparams > s->nbuf) {
+    if (nparams > s->nbuf) { /* new buffers: everything is bound again */
         s->pbuf = xrealloc(s->pbuf, (size_t)nparams * sizeof *s->pbuf);
         s->pind = xrealloc(s->pind, (size_t)nparams * sizeof *s->pind);
+        s->bound = xrealloc(s->bound, (size_t)nparams * sizeof *s->bound);
+        for (int i = 0; i < nparams; i++)
+            s->bound[i].type = -1;
         s->nbuf = nparams;
     }
     for (int i = 0; i < nparams; i++)
@@ -704,15 +744,47 @@ static int set_autocommit(odbc_conn *c, bool on, dg_err *err)
     return 0;
 }
 
-/* Runs transaction control SQL on the connection's own handle. */
+/* The prepared handle of transaction control SQL (static text), or NULL: prepared on
+ * PostgreSQL only, where psqlODBC makes it a named statement (MySQL's protocol cannot
+ * prepare START TRANSACTION). */
+static SQLHSTMT tx_prepared(odbc_conn *c, const char *sql)
+{
+    if (c->engine != DG_ODBC_POSTGRES)
+        return NULL;
+    for (int i = 0; i < c->ntxprep; i++)
+        if (c->txprep[i].sql == sql)
+            return c->txprep[i].h;
+    if (c->ntxprep == (int)(sizeof c->txprep / sizeof c->txprep[0]))
+        return NULL;
+    SQLHSTMT h = NULL;
+    if (!dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &h)))
+        return NULL;
+    if (!dg_odbc_ok(dg_odbc.SQLPrepare(h, (SQLCHAR *)sql, SQL_NTS))) {
+        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, h);
+        return NULL; /* run directly: its error, if any, is reported from there */
+    }
+    c->txprep[c->ntxprep].sql = sql;
+    c->txprep[c->ntxprep++].h = h;
+    return h;
+}
+
+/* Runs transaction control SQL (static text) on a handle of the connection's own. */
 static int tx_sql(odbc_conn *c, const char *sql, const char *what, dg_err *err)
 {
-    atomic_store(&c->active, c->txh);
-    SQLRETURN r = dg_odbc.SQLExecDirect(c->txh, (SQLCHAR *)sql, SQL_NTS);
+    SQLHSTMT h = tx_prepared(c, sql);
+    SQLRETURN r;
+    if (h) {
+        atomic_store(&c->active, h);
+        r = dg_odbc.SQLExecute(h);
+    } else {
+        h = c->txh;
+        atomic_store(&c->active, h);
+        r = dg_odbc.SQLExecDirect(h, (SQLCHAR *)sql, SQL_NTS);
+    }
     atomic_store(&c->active, (SQLHSTMT)NULL);
     if (r != SQL_NO_DATA && !dg_odbc_ok(r))
-        return dg_odbc_error(c, SQL_HANDLE_STMT, c->txh, what, err);
-    dg_odbc.SQLFreeStmt(c->txh, SQL_CLOSE);
+        return dg_odbc_error(c, SQL_HANDLE_STMT, h, what, err);
+    dg_odbc.SQLFreeStmt(h, SQL_CLOSE);
     return 0;
 }
 

@@ -30,6 +30,13 @@ typedef struct odbc_conn {
     char dbms[64], dbms_ver[64], driver[64], driver_ver[64];
     bool autocommit;            /* the connection attribute as last set */
     SQLHSTMT txh;               /* transaction control in SQL (known engines), or NULL */
+    struct {                    /* that SQL prepared once (PostgreSQL: psqlODBC's
+                                   SQLExecDirect parses and plans each time), by the
+                                   address of its static text */
+        const char *sql;
+        SQLHSTMT h;
+    } txprep[8];
+    int ntxprep;
     bool in_sql_tx;             /* a transaction begun in SQL is open */
     int isolation;              /* SQL_ATTR_TXN_ISOLATION as last set (0: the default) */
     _Atomic(SQLHSTMT) active;   /* the statement executing now (SQLCancel's target) */

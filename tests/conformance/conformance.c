@@ -235,6 +235,51 @@ static void test_types_roundtrip(void)
     DG_CHECK_INT(dg_execute(ins, row1, 6, &e), 0);
     DG_CHECK_INT(dg_affected(ins), 1);
     DG_CHECK_INT(dg_execute(ins, row2, 6, &e), 0);
+    /* the same statement again, each parameter's kind changed back from NULL, a numeric of
+     * another scale, and text from one buffer whose bytes grow, then shrink (a backend that
+     * keeps its bindings between executions must see each change) */
+    char tb[64];
+    snprintf(tb, sizeof tb, "ab");
+    dg_value row3[6] = {dg_vint(3), dg_vint(7), dg_vdouble(-0.5), dg_vstr(tb), dg_vnumeric(55, 1),
+                        dg_vstr("2024-03-01 00:00:00")};
+    DG_CHECK_INT(dg_execute(ins, row3, 6, &e), 0);
+    snprintf(tb, sizeof tb, "a longer text in the same buffer");
+    dg_value row4[6] = {dg_vint(4), dg_vint(8), dg_vdouble(1e10), dg_vstr(tb), dg_vnumeric(-1, 0),
+                        dg_vnull()};
+    DG_CHECK_INT(dg_execute(ins, row4, 6, &e), 0);
+    snprintf(tb, sizeof tb, "x");
+    row4[0] = dg_vint(5);
+    row4[3] = dg_vstr(tb);
+    DG_CHECK_INT(dg_execute(ins, row4, 6, &e), 0);
+    {
+        dg_stmt *chk = NULL;
+        DG_CHECK_INT(dg_prepare(c, "SELECT id, i, d, s, n FROM dgc_types WHERE id >= 3 ORDER BY id",
+                                &chk, &e), 0);
+        DG_CHECK_INT(dg_execute(chk, NULL, 0, &e), 0);
+        static const char *const want_s[] = {"ab", "a longer text in the same buffer", "x"};
+        static const double want_n[] = {5.5, -1, -1}, want_d[] = {-0.5, 1e10, 1e10};
+        static const int64_t want_i[] = {7, 8, 8};
+        for (int r = 0; r < 3; r++) {
+            DG_CHECK_INT(dg_fetch(chk, &e), 1);
+            dg_value cv;
+            int64_t ci = 0;
+            double cd = 0;
+            char cb[64];
+            dg_column(chk, 0, &cv);
+            DG_CHECK(dg_value_as_int(&cv, &ci) && ci == 3 + r);
+            dg_column(chk, 1, &cv);
+            DG_CHECK(dg_value_as_int(&cv, &ci) && ci == want_i[r]);
+            dg_column(chk, 2, &cv);
+            DG_CHECK(dg_value_as_double(&cv, &cd) && cd == want_d[r]);
+            dg_column(chk, 3, &cv);
+            dg_value_format(&cv, cb, sizeof cb);
+            DG_CHECK_STR(cb, want_s[r]);
+            dg_column(chk, 4, &cv);
+            DG_CHECK(dg_value_as_double(&cv, &cd) && cd == want_n[r]);
+        }
+        DG_CHECK_INT(dg_fetch(chk, &e), 0);
+        dg_stmt_free(chk);
+    }
     DG_CHECK_INT(dg_prepare(c, "SELECT i, d, s, n, t FROM dgc_types WHERE id = ?", &sel, &e), 0);
     dg_value p = dg_vint(1);
     DG_CHECK_INT(dg_execute(sel, &p, 1, &e), 0);
