@@ -112,7 +112,7 @@ load -w docs --scale 0.000001                | 1    | --scale 1e-06 is 0.1 custo
 load --scale 0                               | 1    | --scale 0 is out of range (more than 0, up to 100000000)
 run -w docs:update                           | 1    | unknown variant 'update' of workload 'docs' (known: insert-only)
 load -w docs --wl-opt storage=xml            | 1    | invalid --wl-opt storage=xml: native
-load -w docs --wl-opt nope=1                 | 1    | unknown --wl-opt 'nope' for workload 'docs' (known: securities, storage)
+load -w docs --wl-opt nope=1                 | 1    | unknown --wl-opt 'nope' for workload 'docs' (known: securities, storage, validate, schemas)
 run -w tpcc --key-range hot                  | 1    | --key-range applies to workload 'tables' only, not 'tpcc'
 run -w tables --key-range 0%                 | 1    | invalid --key-range '0%': expected hot
 run -w tables --key-range 101%               | 1    | invalid --key-range '101%'

@@ -104,6 +104,55 @@ xmlb=$(q "$A" "SELECT sum(length(CAST(doc AS BLOB))) FROM custacc")
 json "$TMP/ins.json" "(lambda w: w['custacc_xml_bytes'] == $xmlb and w['custacc_disk_bytes'] > 0 and w['orders_index_bytes'] > 0 and 0.3 < w['custacc_xml_per_disk'] < 1.5)(d['workload_metrics'])" | grep -q True || fail "storage figures: raw XML $xmlb; $(json "$TMP/ins.json" "d['workload_metrics']")"
 json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d['totals']['duration_s'] * 3600 / 1e9) < 1e-6 * w['GB_per_h'] + 1e-9)(d['workload_metrics'])" | grep -q True || fail "GB/h is not the bytes inserted per hour: $(json "$TMP/ins.json" "d['workload_metrics'], d['totals']")"
 
+# ---- XML Schema validation on the client (TPoX's I2, U2 and U4) ---------------------------
+# only NAME...: a --mix with every other transaction at weight 0
+only() {
+  local all="get_order get_security customer_profile search_securities account_summary get_security_price customer_max_order insert_custacc insert_order delete_custacc delete_order add_account close_account buy_position sell_position update_order_status update_security_price"
+  local mix="" t w
+  for t in $all; do w=0; for x in "$@"; do [ "$x" = "$t" ] && w=1; done; mix+="${mix:+,}$t=$w"; done
+  echo "$mix"
+}
+# the mixed run validated every order I2 inserted (U2's and U4's documents too, when found)
+json "$TMP/mix.json" "(lambda w, n: n['insert_order'] <= w['client_schema_validations'] <= 3 * (n['insert_order'] + n['close_account'] + n['sell_position']) and w['client_schema_validation_us_per_doc'] > 0)(d['workload_metrics'], {t['name']: t['count'] for t in d['transactions']})" | grep -q True \
+  || fail "schema validations: $(json "$TMP/mix.json" "{k: v for k, v in d['workload_metrics'].items() if 'valid' in k}")"
+# a schema of the user's that every generated order breaks: each insert_order is an error
+# of its type, nothing is inserted, the run goes on to its end
+mkdir "$TMP/xsd"
+cat > "$TMP/xsd/order.xsd" <<'XSD'
+<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="http://www.fixprotocol.org/FIXML-4-4" elementFormDefault="qualified">
+  <xs:element name="FIXML"><xs:complexType>
+    <xs:sequence><xs:any processContents="skip" maxOccurs="unbounded"/></xs:sequence>
+    <xs:attribute name="Foo" type="xs:string" use="required"/>
+    <xs:anyAttribute processContents="skip"/>
+  </xs:complexType></xs:element>
+</xs:schema>
+XSD
+read -r c0 o0 <<< "$(counts)"
+"$DBGAUGE" run --db "sqlite:$A" -w docs --mix "$(only insert_order)" --wl-opt schemas="$TMP/xsd" -c 1 -t 20 --json "$TMP/xsd.json" > "$TMP/xsd.out" 2>&1 \
+  || { cat "$TMP/xsd.out"; fail "a run whose orders break the user's schema"; }
+read -r c1 o1 <<< "$(counts)"
+[ "$o1" = "$o0" ] || fail "orders that broke their schema were inserted ($o0 -> $o1)"
+json "$TMP/xsd.json" "(lambda t: t['errors'] == 20 and t['count'] == 0)({t['name']: t for t in d['transactions']}['insert_order'])" | grep -q True \
+  || fail "broken orders not counted as insert_order errors: $(json "$TMP/xsd.json" "[t for t in d['transactions'] if t['name'] == 'insert_order']")"
+grep -q "order document breaks its schema ($TMP/xsd/order.xsd).*Foo" "$TMP/xsd.out" || { cat "$TMP/xsd.out"; fail "the schema fault is not named"; }
+# stored customers that break the built-in schema: U2 and U4 refuse to write them back
+cp "$A" "$TMP/v.db"
+q "$TMP/v.db" "UPDATE custacc SET doc = replace(replace(doc, '<Passbook>No<', '<Passbook>Maybe<'), '<Passbook>Yes<', '<Passbook>Maybe<')"
+before=$(q "$TMP/v.db" "SELECT count(*), sum(length(doc)) FROM custacc_account JOIN custacc USING (cust_id)")
+"$DBGAUGE" run --db "sqlite:$TMP/v.db" -w docs --mix "$(only close_account sell_position)" -c 1 -t 30 -q --json "$TMP/v.json" > /dev/null 2>&1 || fail "a run over broken customers"
+[ "$(q "$TMP/v.db" "SELECT count(*), sum(length(doc)) FROM custacc_account JOIN custacc USING (cust_id)")" = "$before" ] || fail "U2/U4 wrote documents that break the schema"
+# (each either an error, or a rollback where nothing was to change: no commit)
+json "$TMP/v.json" "all(t['errors'] > 0 and t['count'] == t['rollbacks'] for t in d['transactions'] if t['name'] in ('close_account', 'sell_position'))" | grep -q True \
+  || fail "U2/U4 over broken documents: $(json "$TMP/v.json" "[(t['name'], t['count'], t['errors']) for t in d['transactions']]")"
+# ... and with validation off they do
+"$DBGAUGE" run --db "sqlite:$TMP/v.db" -w docs --mix "$(only close_account sell_position)" --wl-opt validate=0 -c 1 -t 30 -q --json "$TMP/v0.json" > /dev/null 2>&1 || fail "validate=0"
+json "$TMP/v0.json" "d['totals']['errors'] == 0 and d['workload_metrics']['client_schema_validations'] is None" | grep -q True \
+  || fail "validate=0: $(json "$TMP/v0.json" "d['totals'], d['workload_metrics'].get('client_schema_validations')")"
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w docs --wl-opt schemas="$TMP/none" -t 1 -q --no-results
+grep -q "schemas=$TMP/none: No such file or directory" "$TMP/err" || { cat "$TMP/err"; fail "a missing schema directory"; }
+expect_exit 1 "$DBGAUGE" run --db "sqlite:$A" -w docs --wl-opt validate=maybe -t 1 -q --no-results
+
 # ---- damage is caught -----------------------------------------------------------------------
 cp "$A" "$TMP/d.db"
 # an order the mixed run left (it deletes some, picked at random)

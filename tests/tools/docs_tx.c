@@ -1324,7 +1324,7 @@ static const char *v_close_account(ctx *c, int outcome, const docs_last *l)
                 die(read_sql[R_ACCT_OWNER], &e);
             if (found)
                 fail(c, "%s: the custacc_account row is still there", who);
-            same_edit(c, who, docs_close_account(c->a.buf, c->a.len, l->acct, &c->x, &e), &e);
+            same_edit(c, who, docs_close_account(c->a.buf, c->a.len, l->acct, NULL, &c->x, &e), &e);
         }
     }
     free(kb);
@@ -1439,7 +1439,7 @@ static const char *v_sell_position(ctx *c, int outcome, const docs_last *l)
             dg_err e = DG_ERR_INIT;
             bool removed = false;
             int rc = docs_sell_position(c->a.buf, c->a.len, l->acct, l->qty, l->amount_cents,
-                                        &removed, &c->x, &e);
+                                        &removed, NULL, &c->x, &e);
             same_edit(c, who, rc, &e);
             if (rc == 0 && removed != sold_out)
                 fail(c, "%s: docs_sell_position says removed=%d, the quantities say %d", who,

@@ -688,22 +688,22 @@ static void test_add_close_account(void)
     DG_CHECK_INT(docs_add_account(out.buf, out.len, new_id, 0, &back, &e), DG_E_EXISTS);
 
     /* closing it gives the document back */
-    DG_CHECK_INT(docs_close_account(out.buf, out.len, new_id, &back, &e), 0);
+    DG_CHECK_INT(docs_close_account(out.buf, out.len, new_id, NULL, &back, &e), 0);
     DG_CHECK_STR(body(back.buf), body(sb.buf));
 
     /* closing the first account leaves the others as they were */
-    DG_CHECK_INT(docs_close_account(sb.buf, sb.len, k.acct[0], &out, &e), 0);
+    DG_CHECK_INT(docs_close_account(sb.buf, sb.len, k.acct[0], NULL, &out, &e), 0);
     DG_CHECK_INT(docs_read_custacc(out.buf, out.len, &r, &e), 0);
     DG_CHECK_INT(r.nacct, k.nacct - 1);
     for (int i = 1; i < k.nacct; i++)
         DG_CHECK(acct_eq(&r, i - 1, &k, i));
-    DG_CHECK_INT(docs_close_account(sb.buf, sb.len, k.acct[0] + 50, &out, &e), DG_E_NOTFOUND);
+    DG_CHECK_INT(docs_close_account(sb.buf, sb.len, k.acct[0] + 50, NULL, &out, &e), DG_E_NOTFOUND);
     DG_CHECK(strstr(e.msg, "custacc document: no account") == e.msg);
     /* every account closed: still a customer document, and U1 works on it */
     dg_sb_reset(&back);
     dg_sb_addn(&back, sb.buf, sb.len);
     for (int i = 0; i < k.nacct; i++) {
-        DG_CHECK_INT(docs_close_account(back.buf, back.len, k.acct[i], &out, &e), 0);
+        DG_CHECK_INT(docs_close_account(back.buf, back.len, k.acct[i], NULL, &out, &e), 0);
         dg_sb_reset(&back);
         dg_sb_addn(&back, out.buf, out.len);
     }
@@ -754,7 +754,7 @@ static void test_buy_sell(void)
     DG_CHECK(q >= 1);
     DG_CHECK(q > 1);
     bool removed = true;
-    DG_CHECK_INT(docs_sell_position(sb.buf, sb.len, k.acct[j], q - 1, 999, &removed, &out, &e), 0);
+    DG_CHECK_INT(docs_sell_position(sb.buf, sb.len, k.acct[j], q - 1, 999, &removed, NULL, &out, &e), 0);
     DG_CHECK(!removed);
     DG_CHECK_INT(docs_read_custacc(out.buf, out.len, &r, &e), 0);
     DG_CHECK_INT(r.balance_cents[j], k.balance_cents[j] + 999);
@@ -762,7 +762,7 @@ static void test_buy_sell(void)
     d = parse(out.buf, out.len);
     DG_CHECK_STR(text(kid(kid(kid(account(d, j), "Holdings"), "Position"), "Quantity")), "1");
     xmlFreeDoc(d);
-    DG_CHECK_INT(docs_sell_position(out.buf, out.len, k.acct[j], 5, 1, &removed, &out2, &e), 0);
+    DG_CHECK_INT(docs_sell_position(out.buf, out.len, k.acct[j], 5, 1, &removed, NULL, &out2, &e), 0);
     DG_CHECK(removed);
     DG_CHECK_INT(docs_read_custacc(out2.buf, out2.len, &r, &e), 0);
     DG_CHECK_INT(r.balance_cents[j], k.balance_cents[j] + 1000);
@@ -770,12 +770,12 @@ static void test_buy_sell(void)
     for (int i = 0; i < k.nacct; i++)
         if (i != j)
             DG_CHECK(acct_eq(&r, i, &k, i));
-    DG_CHECK_INT(docs_sell_position(sb.buf, sb.len, k.acct[j] + 50, 1, 1, NULL, &out, &e),
+    DG_CHECK_INT(docs_sell_position(sb.buf, sb.len, k.acct[j] + 50, 1, 1, NULL, NULL, &out, &e),
                  DG_E_NOTFOUND);
 
     /* an account without Holdings: selling finds nothing, buying makes Holdings, last */
     k = find_customer(&sb, 1, 0, &j);
-    DG_CHECK_INT(docs_sell_position(sb.buf, sb.len, k.acct[j], 1, 1, NULL, &out, &e),
+    DG_CHECK_INT(docs_sell_position(sb.buf, sb.len, k.acct[j], 1, 1, NULL, NULL, &out, &e),
                  DG_E_NOTFOUND);
     DG_CHECK(strstr(e.msg, "has no position") != NULL);
     DG_CHECK_INT(docs_buy_position(sb.buf, sb.len, k.acct[j], &sec, 3, -50, &out, &e), 0);
@@ -787,7 +787,7 @@ static void test_buy_sell(void)
     DG_CHECK(last && strcmp((const char *)last->name, "Holdings") == 0);
     xmlFreeDoc(d);
     /* selling all of it leaves an empty Holdings and the balance arithmetic in cents */
-    DG_CHECK_INT(docs_sell_position(out.buf, out.len, k.acct[j], 3, -1, &removed, &out2, &e), 0);
+    DG_CHECK_INT(docs_sell_position(out.buf, out.len, k.acct[j], 3, -1, &removed, NULL, &out2, &e), 0);
     DG_CHECK(removed);
     DG_CHECK_INT(docs_read_custacc(out2.buf, out2.len, &r, &e), 0);
     DG_CHECK_INT(r.npos[j], 0);
@@ -947,8 +947,8 @@ static void test_reject(void)
         DG_CHECK_INT(docs_customer_profile(junk[i], n, &out, NULL, &e), DG_E_PARSE);
         DG_CHECK_INT(docs_account_summary(junk[i], n, &out, NULL, &e), DG_E_PARSE);
         DG_CHECK_INT(docs_add_account(junk[i], n, 1, 1, &out, &e), DG_E_PARSE);
-        DG_CHECK_INT(docs_close_account(junk[i], n, 1, &out, &e), DG_E_PARSE);
-        DG_CHECK_INT(docs_sell_position(junk[i], n, 1, 1, 1, NULL, &out, &e), DG_E_PARSE);
+        DG_CHECK_INT(docs_close_account(junk[i], n, 1, NULL, &out, &e), DG_E_PARSE);
+        DG_CHECK_INT(docs_sell_position(junk[i], n, 1, 1, 1, NULL, NULL, &out, &e), DG_E_PARSE);
         DG_CHECK_INT(docs_update_price(junk[i], n, 1, 1, 1, 1, &out, &e), DG_E_PARSE);
     }
     /* a security is not a customer */

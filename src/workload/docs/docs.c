@@ -36,6 +36,7 @@
  * split; the original weights were never published). docs:insert-only runs I1 and I2.
  */
 #include "workload/docs/docs.h"
+#include "workload/docs/schema.h"
 #include "workload/docs/xml_api.h"
 
 #include "backend/dialect.h"
@@ -243,6 +244,9 @@ typedef struct term {
     dg_strbuf aux;  /* a second fragment (U6 on text-extractvalue) */
     uint64_t inserted[DOCS_NKINDS], deleted[DOCS_NKINDS];
     uint64_t xml_bytes_measured, docs_measured;
+    docs_validator *val; /* NULL: validation off */
+    uint64_t validated_measured;
+    int64_t validate_ns_measured;
     docs_last last; /* what the last transaction worked on (tests) */
 } term;
 
@@ -265,7 +269,10 @@ static void docs_term_close(void *state)
     }
     p->xml_bytes_measured += t->xml_bytes_measured;
     p->docs_measured += t->docs_measured;
+    p->validated_measured += t->validated_measured;
+    p->validate_ns_measured += t->validate_ns_measured;
     pthread_mutex_unlock(&p->lock);
+    docs_validator_free(t->val);
     for (int i = 0; i < S_N; i++)
         dg_stmt_free(t->s[i]);
     dg_sb_free(&t->doc);
@@ -284,6 +291,8 @@ static int docs_term_open(dg_workload *wl, const dg_term *tm, void **state, dg_e
     t->conn = tm->conn;
     t->rng = tm->rng;
     t->phase = tm->phase;
+    if (p->schemas)
+        t->val = docs_validator_new(p->schemas);
     int rc = 0;
     for (int i = 0; i < S_N && rc == 0; i++) {
         const char *tmpl = stmt_of(p->storage, i);
@@ -556,6 +565,8 @@ static int insert_order(term *t, dg_err *err)
     t->last.id = id;
     docs_order_keys k;
     int rc = docs_gen_order(p->seed, id, p->ncust, p->nsec, &t->out, &k, err);
+    if (rc == 0 && t->val) /* TPoX's I2 validates the new order */
+        rc = docs_validate_text(t->val, DOCS_ORDER, t->out.buf, t->out.len, err);
     if (rc)
         return rc;
     dg_value v[6];
@@ -693,7 +704,7 @@ static int close_account(term *t, int *outcome, dg_err *err)
     int a = (int)(pick % (uint64_t)(k.nacct - 1));
     int64_t acct = k.acct[a >= top ? a + 1 : a];
     t->last.acct = acct;
-    if ((rc = docs_close_account(t->doc.buf, t->doc.len, acct, &t->out, err)) != 0)
+    if ((rc = docs_close_account(t->doc.buf, t->doc.len, acct, t->val, &t->out, err)) != 0)
         return rc;
     dg_value key = dg_vint(acct);
     if ((rc = run(t, S_DEL_ACCT, &key, 1, NULL, err)) != 0)
@@ -767,7 +778,7 @@ static int sell_position(term *t, int *outcome, dg_err *err)
     t->last.qty = qty;
     t->last.amount_cents = qty * price;
     if ((rc = docs_sell_position(t->doc.buf, t->doc.len, k.acct[a], qty, qty * price, &removed,
-                                 &t->out, err)) != 0)
+                                 t->val, &t->out, err)) != 0)
         return rc;
     return write_customer(t, cust, err);
 }
@@ -858,9 +869,26 @@ static int update_price(term *t, int *outcome, dg_err *err)
     return dg_commit(t->conn, err);
 }
 
+static int tx_run(term *t, int type, int *outcome, dg_err *err);
+
 static int docs_tx_run(void *state, int type, int *outcome, dg_err *err)
 {
     term *t = state;
+    int rc = tx_run(t, type, outcome, err);
+    if (t->val) { /* the validations it made, for the measured phase or not */
+        uint64_t n;
+        int64_t ns;
+        docs_validator_take(t->val, &n, &ns);
+        if (n && measuring(t)) {
+            t->validated_measured += n;
+            t->validate_ns_measured += ns;
+        }
+    }
+    return rc;
+}
+
+static int tx_run(term *t, int type, int *outcome, dg_err *err)
+{
     *outcome = DG_TX_COMMITTED;
     memset(&t->last, 0, sizeof t->last);
     switch (type) {
@@ -909,6 +937,13 @@ static int docs_metrics(dg_workload *wl, const struct dg_txstats *per_type, doub
         {"orders_deleted", (double)p->deleted[DOCS_ORDER], "documents (whole run incl. warmup)"},
         {"customers_loaded", (double)p->ncust, "documents"},
         {"securities", (double)p->nsec, "documents"},
+        {"client_schema_validations", p->schemas ? (double)p->validated_measured : NAN,
+         "documents I2, U2 and U4 validated against their XML Schema on the client (libxml2), "
+         "measured phase; null: --wl-opt validate=0"},
+        {"client_schema_validation_us_per_doc",
+         p->validated_measured ? (double)p->validate_ns_measured / 1e3 / (double)p->validated_measured
+                               : NAN,
+         "client time per validated document (an order's parse included)"},
     };
     int n = 0;
     for (size_t i = 0; i < sizeof m / sizeof m[0] && n < max; i++)
@@ -965,6 +1000,7 @@ static void docs_free(dg_workload *wl)
     if (!p)
         return;
     pthread_mutex_destroy(&p->lock);
+    docs_schemas_free(p->schemas);
     free(p);
 }
 
@@ -1023,12 +1059,30 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
                                cfg->scale_factor, c);
         customers = (int64_t)(c + 0.5);
     }
+    const char *vo = dg_wl_option(cfg, "validate");
+    bool validate = true;
+    if (vo && (!strcmp(vo, "0") || !strcmp(vo, "off") || !strcmp(vo, "no")))
+        validate = false;
+    else if (vo && strcmp(vo, "1") && strcmp(vo, "on") && strcmp(vo, "yes"))
+        return dg_err_fail(err, DG_E_INVAL,
+                           "invalid --wl-opt validate=%s: 1 (validate I2's, U2's and U4's "
+                           "documents against their XML Schema on the client, TPoX's way; the "
+                           "default) or 0",
+                           vo);
+    const char *sdir = dg_wl_option(cfg, "schemas");
+    if (sdir && !validate)
+        return dg_err_fail(err, DG_E_INVAL, "--wl-opt schemas=%s with validate=0: nothing would "
+                           "use the schemas", sdir);
     if (cfg->nparts > 1) /* the ids its inserts take and its deletes remove are one
                             process's counters */
         return dg_err_fail(err, DG_E_INVAL,
                            "docs does not run in parts (--part): its inserts and deletes "
                            "number documents from one process's counters");
+    docs_schemas *schemas = NULL;
+    if (validate && (rc = docs_schemas_open(sdir, &schemas, err)) != 0)
+        return rc;
     dg_docs *p = xcalloc(1, sizeof *p);
+    p->schemas = schemas;
     pthread_mutex_init(&p->lock, NULL);
     p->storage_opt = storage;
     p->variant = variant;
@@ -1067,7 +1121,7 @@ static int docs_open(const dg_workload_def *def, const dg_wl_config *cfg, dg_wor
 }
 
 static const char *const variants[] = {"insert-only", NULL};
-static const char *const docs_options[] = {"securities", "storage", NULL};
+static const char *const docs_options[] = {"securities", "storage", "validate", "schemas", NULL};
 
 const dg_workload_def dg_workload_docs = {
     .name = "docs",

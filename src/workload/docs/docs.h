@@ -14,6 +14,7 @@
  *            indexes after the data, docs_meta
  *   docs.c   descriptor, options, attach, terminals, the 17 transactions, metrics
  *   check.c  side keys against their documents, document counts
+ *   schema.c the documents' XML Schemas and their validation (I2, U2, U4; schema.h)
  *
  * The data are a pure function of the load seed:
  *   customer i = 0 .. ncust-1 has id DOCS_FIRST_CUST + i and docs_nacct() accounts with
@@ -148,16 +149,20 @@ int docs_account_summary(const char *xml, size_t len, dg_strbuf *out, int *items
  *      removed when that leaves <= 0; adds proceeds_cents to OnlineActualBal;
  *      *removed (may be NULL) says whether it went
  *   U5 docs_update_order: sets OrdQty/@Qty and OrdQty/@Cash
+ * U2's and U4's v (NULL: none) validates the edited document against its schema before
+ * it is written (schema.h), as TPoX's U2 and U4 do
  *   U6 docs_update_price: sets Price/LastTrade and PriceToday/{Open, Low, High} (the
  *      previous LastTrade becomes PriceToday/PreviousClose) */
 int docs_add_account(const char *xml, size_t len, int64_t acct_id, int64_t balance_cents,
                      dg_strbuf *out, dg_err *err);
-int docs_close_account(const char *xml, size_t len, int64_t acct_id, dg_strbuf *out,
-                       dg_err *err);
+struct docs_validator;
+int docs_close_account(const char *xml, size_t len, int64_t acct_id,
+                       struct docs_validator *v, dg_strbuf *out, dg_err *err);
 int docs_buy_position(const char *xml, size_t len, int64_t acct_id, const docs_sec_keys *sec,
                       int64_t qty, int64_t cost_cents, dg_strbuf *out, dg_err *err);
 int docs_sell_position(const char *xml, size_t len, int64_t acct_id, int64_t qty,
-                       int64_t proceeds_cents, bool *removed, dg_strbuf *out, dg_err *err);
+                       int64_t proceeds_cents, bool *removed, struct docs_validator *v,
+                       dg_strbuf *out, dg_err *err);
 int docs_update_order(const char *xml, size_t len, int64_t qty, int64_t cash_cents,
                       dg_strbuf *out, dg_err *err);
 int docs_update_price(const char *xml, size_t len, int64_t last_cents, int64_t open_cents,
@@ -226,6 +231,9 @@ typedef struct dg_docs {
     uint64_t inserted[DOCS_NKINDS], deleted[DOCS_NKINDS];
     uint64_t xml_bytes_measured; /* raw XML bytes the measured phase inserted */
     uint64_t docs_measured;      /* documents the measured phase inserted */
+    struct docs_schemas *schemas; /* XML Schema validation in I2, U2, U4; NULL: off */
+    uint64_t validated_measured;  /* documents the measured phase validated */
+    int64_t validate_ns_measured; /* the client time that took */
 } dg_docs;
 
 /* The tables, in load order (security, custacc, custacc_account, orders, docs_meta). */

@@ -15,6 +15,7 @@
  * once.
  */
 #include "workload/docs/docs.h"
+#include "workload/docs/schema.h"
 #include "workload/docs/xml_api.h"
 #include "workload/docs/xmlw.h"
 
@@ -643,8 +644,8 @@ int docs_add_account(const char *xml, size_t len, int64_t acct_id, int64_t balan
 }
 
 /* U2. */
-int docs_close_account(const char *xml, size_t len, int64_t acct_id, dg_strbuf *out,
-                       dg_err *err)
+int docs_close_account(const char *xml, size_t len, int64_t acct_id, docs_validator *v,
+                       dg_strbuf *out, dg_err *err)
 {
     docs_xml_init();
     rd r = rd_custacc;
@@ -656,7 +657,9 @@ int docs_close_account(const char *xml, size_t len, int64_t acct_id, dg_strbuf *
         return rc;
     dg_xml.xmlUnlinkNode(acct);
     dg_xml.xmlFreeNode(acct);
-    rc = dump_doc(&r, doc, out);
+    rc = v ? docs_validate_doc(v, DOCS_CUSTACC, doc, err) : 0;
+    if (!rc)
+        rc = dump_doc(&r, doc, out);
     dg_xml.xmlFreeDoc(doc);
     return rc;
 }
@@ -696,7 +699,8 @@ int docs_buy_position(const char *xml, size_t len, int64_t acct_id, const docs_s
 
 /* U4. */
 int docs_sell_position(const char *xml, size_t len, int64_t acct_id, int64_t qty,
-                       int64_t proceeds_cents, bool *removed, dg_strbuf *out, dg_err *err)
+                       int64_t proceeds_cents, bool *removed, docs_validator *v,
+                       dg_strbuf *out, dg_err *err)
 {
     docs_xml_init();
     rd r = rd_custacc;
@@ -730,6 +734,7 @@ int docs_sell_position(const char *xml, size_t len, int64_t acct_id, int64_t qty
         }
     }
     if (!(rc = add_balance(&r, acct, acct_id, proceeds_cents)) &&
+        !(rc = v ? docs_validate_doc(v, DOCS_CUSTACC, doc, err) : 0) &&
         !(rc = dump_doc(&r, doc, out)) && removed)
         *removed = gone;
 done:

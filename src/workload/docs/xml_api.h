@@ -16,6 +16,7 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/xmlIO.h>
+#include <libxml/xmlschemas.h>
 #include <libxml/xmlwriter.h>
 
 #define DG_XML_FUNCTIONS(X) \
@@ -53,6 +54,16 @@
     X(xmlOutputBufferFlush) \
     X(xmlOutputBufferGetContent) \
     X(xmlOutputBufferGetSize) \
+    X(xmlSchemaFree) \
+    X(xmlSchemaFreeParserCtxt) \
+    X(xmlSchemaFreeValidCtxt) \
+    X(xmlSchemaNewMemParserCtxt) \
+    X(xmlSchemaNewParserCtxt) \
+    X(xmlSchemaNewValidCtxt) \
+    X(xmlSchemaParse) \
+    X(xmlSchemaSetParserStructuredErrors) \
+    X(xmlSchemaSetValidStructuredErrors) \
+    X(xmlSchemaValidateDoc) \
     X(xmlSetProp) \
     X(xmlTextWriterEndDocument) \
     X(xmlTextWriterEndElement) \
