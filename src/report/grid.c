@@ -55,6 +55,13 @@ typedef struct dg_rep_grid {
     group *g;
     int ng;
     bool server_cpu; /* every run has its server host's CPU: "CPU" is the server's */
+    bool by_workload; /* one size measure for the whole sweep: the workload's own tables
+                         and indexes when every run with a size has them (a reused
+                         Firebird file, a PostgreSQL database holding other tables: the
+                         database's size would mix measures or count others' data), else
+                         the database's size everywhere */
+    double *size;     /* [run]: its size in that measure (a run that did not load: its
+                         scale's load's) */
 } sweep;
 
 static bool is_number(const char *v, double *out)
@@ -183,6 +190,7 @@ static void sweep_free(sweep *w)
         free(w->g[g].runs);
     }
     free(w->g);
+    free(w->size);
 }
 
 typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_TPMC } metric;
@@ -193,6 +201,12 @@ static const char *cpu_name(const sweep *w)
     return w->server_cpu ? "server CPU" : "client CPU";
 }
 
+/* The sweep's size measure, as its charts and tables name it. */
+static const char *size_name(const sweep *w)
+{
+    return w->by_workload ? "workload size" : "database size";
+}
+
 static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
 {
     switch (m) {
@@ -200,7 +214,7 @@ static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
     case M_P95: return s->p95_ms;
     case M_CPU: return w->server_cpu ? s->server_cpu_pct : s->cpu_pct;
     case M_LOAD_MBPS: return s->load_mb_per_s;
-    case M_SIZE: return s->db_size_bytes;
+    case M_SIZE: return w->size[s - w->sums];
     case M_TPMC: return s->tpmc;
     case M_CONFLICTS: return s->conflicts_per_tx;
     }
@@ -244,7 +258,8 @@ static int runs_with(const sweep *w, int k, int vi, int *runs)
     return n;
 }
 
-/* The database size of a scale value: as loaded (the smallest load.db_size_bytes of its
+/* The size of a scale value in the sweep's one measure: the workload's tables and
+ * indexes as loaded, or the database as loaded (the smallest load.db_size_bytes of its
  * runs), else the smallest size a run started with; the database grows while runs write,
  * but a point of the curve needs one size. NaN when no run has one. */
 static double scale_size(const sweep *w, int k, int vi)
@@ -255,11 +270,8 @@ static double scale_size(const sweep *w, int k, int vi)
     for (int i = 0; i < n; i++) {
         const json_t *d = w->s->runs[runs[i]].doc;
         double a = num(d, "load.db_size_bytes"), b = num(d, "monitor.db_size_before_bytes");
-        /* a file that kept a dropped table's pages (Firebird) overstates a reload: its
-         * tables and indexes measure it (load.bytes_measure "objects") */
-        const char *m = dg_res_str(d, "load.bytes_measure");
-        if (m && !strcmp(m, "objects")) {
-            a = num(d, "load.objects_bytes");
+        if (w->by_workload) {
+            a = w->size[runs[i]];
             b = NAN;
         }
         if (a > 0)
@@ -317,11 +329,11 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     }
     const char *const what[] = {"Throughput", "95th percentile latency",
                                 w->server_cpu ? "Server CPU use" : "Client CPU use", "Load speed",
-                                "Database size", "Cluster conflicts per transaction"};
-    const char *xname = by_size ? "database size" : px->name;
+                                w->by_workload ? "Workload size" : "Database size", "Cluster conflicts per transaction"};
+    const char *xname = by_size ? size_name(w) : px->name;
     char *title;
     if (m == M_TPS && by_size)
-        title = xasprintf("Business operations per second vs database size");
+        title = xasprintf("Business operations per second vs %s", size_name(w));
     else if (m == M_TPS && is_cache_param(px->name))
         title = xasprintf("Score (transactions per second) vs %s", px->name);
     else
@@ -338,7 +350,11 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     free(title);
     double div = 1;
     const char *sunit = by_size ? dg_rep_size_unit(maxsize, &div) : NULL;
-    dg_rep_axis_set(&c->x, by_size ? "database size after loading" : xname, sunit);
+    dg_rep_axis_set(&c->x,
+                    !by_size         ? xname
+                    : w->by_workload ? "workload size after loading (its tables and indexes)"
+                                     : "database size after loading",
+                    sunit);
     const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", "",
                                   "conflicts"};
     static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction"};
@@ -524,8 +540,8 @@ static void sweep_table(dg_rep_section *sec, const sweep *w, bool repeats)
 {
     double maxsize = 0;
     for (int r = 0; r < w->s->nruns; r++)
-        if (isfinite(w->sums[r].db_size_bytes))
-            maxsize = fmax(maxsize, w->sums[r].db_size_bytes);
+        if (isfinite(metric_of(w, &w->sums[r], M_SIZE)))
+            maxsize = fmax(maxsize, metric_of(w, &w->sums[r], M_SIZE));
     double div = 1;
     const char *sunit = dg_rep_size_unit(maxsize, &div);
     dg_rep_table *t = dg_rep_table_add(sec, "sweep-points",
@@ -540,7 +556,7 @@ static void sweep_table(dg_rep_section *sec, const sweep *w, bool repeats)
         scale_varied |= !strcmp(w->p[k].name, "scale");
     if (!scale_varied)
         dg_rep_col_add(t, "scale", NULL, DG_PREC_AUTO);
-    dg_rep_col_add(t, "database size", sunit, 2);
+    dg_rep_col_add(t, size_name(w), sunit, 2);
     dg_rep_col_add(t, "load time", "s", 2);
     dg_rep_col_add(t, "load speed", "MB/s", 1);
     dg_rep_col_add(t, "throughput", "tx/s", DG_PREC_AUTO);
@@ -668,6 +684,21 @@ dg_rep_grid *dg_rep_grid_new(const dg_rep_set *s, const dg_rep_summary *sums)
     w->server_cpu = s->nruns > 0;
     for (int r = 0; r < s->nruns; r++)
         w->server_cpu &= isfinite(sums[r].server_cpu_pct);
+    /* the workload's size when every load of the sweep measured its tables and indexes */
+    bool any = false, all = true;
+    for (int r = 0; r < s->nruns; r++) {
+        any |= isfinite(sums[r].workload_bytes);
+        all &= isfinite(sums[r].workload_bytes) || !isfinite(sums[r].load_s);
+    }
+    w->by_workload = any && all;
+    w->size = xcalloc((size_t)s->nruns + 1, sizeof *w->size);
+    for (int r = 0; r < s->nruns; r++) {
+        w->size[r] = w->by_workload ? sums[r].workload_bytes : sums[r].database_bytes;
+        double scale = num(s->runs[r].doc, "run.scale");
+        for (int q = 0; q < s->nruns && w->by_workload && !isfinite(w->size[r]); q++)
+            if (num(s->runs[q].doc, "run.scale") == scale)
+                w->size[r] = sums[q].workload_bytes;
+    }
     sweep_params(w);
     sweep_groups(w);
     return w;

@@ -75,6 +75,10 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
     out->db_size_bytes = num(doc, "monitor.db_size_before_bytes");
     if (!isfinite(out->db_size_bytes))
         out->db_size_bytes = num(doc, "load.db_size_bytes");
+    out->database_bytes = out->db_size_bytes;
+    out->workload_bytes = num(doc, "load.objects_bytes");
+    if (!(out->workload_bytes > 0))
+        out->workload_bytes = NAN;
     const char *m = dg_res_str(doc, "load.bytes_measure");
     if (m && !strcmp(m, "objects")) /* the file kept a dropped table's pages: see scale_size */
         out->db_size_bytes = num(doc, "load.objects_bytes");

@@ -18,7 +18,13 @@ typedef struct dg_rep_summary {
     double server_cpu_pct; /* the server's host (monitor.server_host), all cores */
     double server_procs_cpu_pct; /* the server's processes there, % of one core */
     double errors;
-    double db_size_bytes;  /* monitor.db_size_before_bytes, else load.db_size_bytes */
+    double db_size_bytes;  /* monitor.db_size_before_bytes, else load.db_size_bytes (a
+                              Firebird file that kept a dropped table's pages: its load's
+                              tables and indexes) */
+    double database_bytes; /* the database as the engine reports it: before the run, else
+                              after its load (NaN: not known) */
+    double workload_bytes; /* the workload's own tables and indexes after its load
+                              (load.objects_bytes; NaN: no load, or not known) */
     double load_s, load_mb_per_s;
     double tpmc;           /* workload_metrics.tpmC, the workload's headline figure */
     double conflicts_per_tx; /* a cluster's conflicts (totals.conflicts: certification

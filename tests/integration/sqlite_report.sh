@@ -21,13 +21,13 @@ expect_exit 1 "$DBGAUGE" report "$TMP/s1" "$TMP/s2" -o "$TMP/s12.html"
 grep -q "are two sweeps: a report shows one" "$TMP/err" || fail "two sweeps in one report: $(cat "$TMP/err")"
 [ ! -e "$TMP/s12.html" ] || fail "a refused report left a file behind"
 "$PY" "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" structure \
-  "title=Business operations per second vs database size" "title=Load speed vs database size" \
+  "title=Business operations per second vs workload size" "title=Load speed vs workload size" \
   "title=Throughput vs terminals" "title=Client CPU use vs terminals" \
   "pivot=sweep-pivot-tps:tps:$TMP/s1" "pivot=sweep-pivot-p95:p95:$TMP/s1" \
   "absent=t-sweep-pivot-tpmc" >&2 || fail "s1.html"
 
 "$DBGAUGE" report --format json "$TMP/s1" >"$TMP/s1.json" || fail "report --format json"
-"$PY" - "$TMP/s1.json" <<'PY' || fail "sweep model"
+"$PY" - "$TMP/s1.json" "$TMP/s1" <<'PY' || fail "sweep model"
 import json, sys
 d = json.load(open(sys.argv[1]))
 items = [i for s in d["sections"] for i in s["items"]]
@@ -39,7 +39,19 @@ assert [r["scale"] + "/" + r["terminals"] for r in rows] == ["1/1", "1/2", "2/1"
 # each scale was loaded once (by its first point), with a positive speed
 assert rows[0]["load speed"] > 0 and rows[2]["load speed"] > 0, rows
 assert rows[1]["load speed"] is None and rows[3]["load speed"] is None, rows
-assert all(r["throughput"] > 0 and r["database size"] > 0 for r in rows), rows
+assert all(r["throughput"] > 0 and r["workload size"] > 0 for r in rows), rows
+# one size measure for the sweep: every load measured its tables and indexes, so every
+# point's size is its scale's load's (the point that did not load too), never the file's
+import glob, os
+loads = {}
+for f in glob.glob(os.path.join(sys.argv[2], "p*.json")):
+    r = json.load(open(f))
+    if r.get("load"):
+        loads[str(r["run"]["scale"])] = r["load"]["objects_bytes"]
+unit = {"B": 1, "KB": 1e3, "MB": 1e6, "GB": 1e9}[[c for c in t["columns"] if c["name"] == "workload size"][0]["unit"]]
+for r in rows:
+    want = loads[r["scale"]] / unit
+    assert abs(r["workload size"] - want) <= 0.01 * want, (r, loads)
 # the size axis grows with the scale
 c = [i for i in items if i["type"] == "chart" and i["id"] == "sweep-1"][0]
 xs = [p["x"] for p in c["series"][0]["points"]]
