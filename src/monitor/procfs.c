@@ -81,6 +81,35 @@ static bool parse_stat_line(const char *buf, dg_procstat *ps)
     return true;
 }
 
+
+/* The figures after the keys key_a and key_b ("MemTotal:") at the start of a section's
+ * lines, into v[0] and v[1] (0 when missing); true when both were there. */
+static bool two_figures(const char *p, const char *end, const char *key_a, const char *key_b,
+                        uint64_t v[2])
+{
+    const char *line;
+    size_t n;
+    char buf[256];
+    const char *keys[2] = {key_a, key_b};
+    bool seen[2] = {false, false};
+    v[0] = v[1] = 0;
+    while (next_line(&p, end, &line, &n)) {
+        copy_line(buf, sizeof buf, line, n);
+        for (int k = 0; k < 2; k++) {
+            size_t kl = strlen(keys[k]);
+            char *e;
+            if (strncmp(buf, keys[k], kl) != 0)
+                continue;
+            unsigned long long x = strtoull(buf + kl, &e, 10);
+            if (e != buf + kl) {
+                v[k] = x;
+                seen[k] = true;
+            }
+        }
+    }
+    return seen[0] && seen[1];
+}
+
 static void parse_section(dg_srvsample *o, const char *path, const char *body, size_t blen,
                           const char *dev, int *cap_procs)
 {
@@ -129,16 +158,11 @@ static void parse_section(dg_srvsample *o, const char *path, const char *body, s
         o->rd_ios = rd, o->rd_sectors = rds, o->wr_ios = wr, o->wr_sectors = wrs;
         o->io_ms = io_ms;
     } else if (!strcmp(path, "/proc/meminfo")) {
-        bool total = false, avail = false;
-        while (next_line(&p, end, &line, &n)) {
-            copy_line(buf, sizeof buf, line, n);
-            unsigned long long kb;
-            if (sscanf(buf, "MemTotal: %llu", &kb) == 1)
-                o->mem_total_kb = kb, total = true;
-            else if (sscanf(buf, "MemAvailable: %llu", &kb) == 1)
-                o->mem_avail_kb = kb, avail = true;
-        }
-        o->have_mem = total && avail && o->mem_total_kb > 0;
+        uint64_t kb[2];
+        o->have_mem = two_figures(p, end, "MemTotal:", "MemAvailable:", kb) &&
+                      kb[0] > 0;
+        o->mem_total_kb = kb[0];
+        o->mem_avail_kb = kb[1];
     } else if (!strcmp(path, "/proc/loadavg")) {
         if (next_line(&p, end, &line, &n)) {
             copy_line(buf, sizeof buf, line, n);
@@ -162,17 +186,11 @@ static void parse_section(dg_srvsample *o, const char *path, const char *body, s
         dg_procstat *ps = o->nprocs > 0 && o->procs[o->nprocs - 1].pid == pid
                               ? &o->procs[o->nprocs - 1]
                               : NULL;
-        bool rd = false, wr = false;
-        while (ps && next_line(&p, end, &line, &n)) {
-            copy_line(buf, sizeof buf, line, n);
-            unsigned long long v;
-            if (sscanf(buf, "read_bytes: %llu", &v) == 1)
-                ps->io_read = v, rd = true;
-            else if (sscanf(buf, "write_bytes: %llu", &v) == 1)
-                ps->io_write = v, wr = true;
+        uint64_t b[2];
+        if (ps && (ps->have_io = two_figures(p, end, "read_bytes:", "write_bytes:", b))) {
+            ps->io_read = b[0];
+            ps->io_write = b[1];
         }
-        if (ps)
-            ps->have_io = rd && wr;
     } else if (!strncmp(path, "/proc/", 6) && strlen(path) > 11 &&
                (!strcmp(path + strlen(path) - 5, "/stat") ||
                 !strcmp(path + strlen(path) - 10, "/schedstat"))) {
