@@ -408,6 +408,12 @@ struct dg_backend {
      * the server's host (the sampler then counts that process and its children, not every
      * process of that name there); NULL: the backend sets server_pid itself, or cannot */
     const char *server_pid_sql;
+    /* The environment variables the engine's own command-line tools read for a URL's
+     * parts: `dbgauge restore` runs them with these set, so a command needs no password of
+     * its own. NULL members: not read by its tools */
+    struct {
+        const char *host, *port, *user, *password, *database;
+    } tool_env;
     /* Queries of the server's sessions and what each waits on at this instant, for the
      * wait profile (session/waits.h), the most telling first (the first the user may run
      * is used; ended by a NULL sql; NULL: the engine tells none): rows of (session id as

@@ -1342,6 +1342,8 @@ const dg_backend dg_backend_mysql = {
     .dialect = &dg_dialect_mysql,
     .options = backend_options,
     .server_comms = "mariadbd mysqld",
+    /* the mariadb/mysql clients read no user or database from the environment */
+    .tool_env = {"MYSQL_HOST", "MYSQL_TCP_PORT", NULL, "MYSQL_PWD", NULL},
     .wait_queries = my_wait_queries,
     .other_options = "any other name becomes SET SESSION NAME = VALUE while connecting, checked "
                      "by the server",

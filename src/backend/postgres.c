@@ -1250,6 +1250,7 @@ const dg_backend dg_backend_postgres = {
     .dialect = &dg_dialect_postgres,
     .options = backend_options,
     .server_comms = "postgres postmaster",
+    .tool_env = {"PGHOST", "PGPORT", "PGUSER", "PGPASSWORD", "PGDATABASE"},
     .wait_queries = pg_wait_queries,
     .other_options = "other libpq keywords (sslmode, host, ...) go to libpq; any other name is "
                      "a server setting sent at start-up (-c NAME=VALUE), checked by the server",

@@ -188,19 +188,14 @@ static char **child_env(const dg_url *u)
     char port[16] = "";
     if (u->port > 0)
         snprintf(port, sizeof port, "%d", u->port);
-    if (!strcmp(u->scheme, "postgres")) {
-        env_add(&e, "PGHOST", u->host);
-        env_add(&e, "PGPORT", port);
-        env_add(&e, "PGUSER", u->user);
-        env_add(&e, "PGPASSWORD", u->password);
-        env_add(&e, "PGDATABASE", u->path);
-    } else if (!strcmp(u->scheme, "mysql")) {
-        env_add(&e, "MYSQL_HOST", u->host);
-        env_add(&e, "MYSQL_TCP_PORT", port);
-        env_add(&e, "MYSQL_PWD", u->password);
-    } else if (!strcmp(u->scheme, "firebird")) {
-        env_add(&e, "ISC_USER", u->user);
-        env_add(&e, "ISC_PASSWORD", u->password);
+    const dg_backend *be = dg_backend_for_scheme(u->scheme);
+    if (be) { /* the variables its tools read (dg_backend.tool_env) */
+        const char *const name[] = {be->tool_env.host, be->tool_env.port, be->tool_env.user,
+                                    be->tool_env.password, be->tool_env.database};
+        const char *const value[] = {u->host, port, u->user, u->password, u->path};
+        for (size_t i = 0; i < sizeof name / sizeof name[0]; i++)
+            if (name[i])
+                env_add(&e, name[i], value[i]);
     }
     return e.v;
 }
