@@ -58,9 +58,11 @@
 
 #include "core/hot.h"
 #include "core/log.h"
+#include "core/stop.h"
 #include "core/xalloc.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -324,6 +326,126 @@ void dg_firebird_pb_wire_config(pblock *b, char item, const fb_opts *o)
     dg_firebird_pb_str(b, item, conf);
 }
 
+/* ---- an attach a stop can end ------------------------------------------------------------ */
+
+/* Firebird's client has no non-blocking attach: a server that accepts the TCP connection
+ * and then never answers (frozen, swapping, a debugger) held the calling thread until
+ * connect_timeout, deaf to SIGINT and SIGTERM. The attach therefore runs on a thread of its
+ * own; the caller waits for it, and when a stop's shared deadline passes first it leaves:
+ * the thread, still in the client library, owns the job from then on and detaches what it
+ * gets, if anything. Its error is read into text on that thread (the status vector's
+ * strings are the library's, per thread). */
+typedef struct attach_job {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done, abandoned;
+    char *target;
+    pblock dpb; /* holds the password: wiped before it is freed */
+    isc_db_handle h;
+    ISC_STATUS_ARRAY sv;
+    ISC_STATUS failed;
+    dg_err err;
+    dg_errclass cls;
+} attach_job;
+
+static void attach_job_free(attach_job *j)
+{
+    pthread_mutex_destroy(&j->mu);
+    pthread_cond_destroy(&j->cv);
+    free(j->target);
+    memset(&j->dpb, 0, sizeof j->dpb);
+    free(j);
+}
+
+static void *attach_main(void *arg)
+{
+    attach_job *j = arg;
+    ISC_STATUS failed = dg_fb.isc_attach_database(j->sv, 0, j->target, &j->h, (short)j->dpb.n,
+                                                  j->dpb.buf);
+    if (failed) {
+        dg_firebird_status_error(j->sv, NULL, NULL, &j->err);
+        j->cls = dg_firebird_classify_connect(j->sv, j->err.sqlstate);
+    }
+    pthread_mutex_lock(&j->mu);
+    j->failed = failed;
+    j->done = true;
+    bool left = j->abandoned;
+    pthread_cond_signal(&j->cv);
+    pthread_mutex_unlock(&j->mu);
+    if (left) { /* nobody waits for it any more */
+        if (!failed && j->h) {
+            ISC_STATUS_ARRAY l;
+            dg_fb.isc_detach_database(l, &j->h);
+        }
+        attach_job_free(j);
+    }
+    return NULL;
+}
+
+/* isc_attach_database(c->sv, target, db, dpb), ended early by a stop: then *stopped and
+ * a non-zero return, with c->sv untouched; on a failure of the server's, err holds its
+ * message and class (c->sv is not filled: the caller must use err). Returns 0 when
+ * attached. */
+static ISC_STATUS attach_stoppable(fb_conn *c, isc_db_handle *db, const pblock *dpb,
+                                   bool *stopped, dg_err *err)
+{
+    *stopped = false;
+    attach_job *j = xcalloc(1, sizeof *j);
+    pthread_mutex_init(&j->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&j->cv, &ca);
+    pthread_condattr_destroy(&ca);
+    j->target = xstrdup(c->target);
+    j->dpb = *dpb;
+    j->err = (dg_err)DG_ERR_INIT;
+    pthread_t th;
+    pthread_attr_t ta;
+    pthread_attr_init(&ta);
+    pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+    int started = pthread_create(&th, &ta, attach_main, j);
+    pthread_attr_destroy(&ta);
+    if (started != 0) { /* no thread: attach here, as before */
+        attach_job_free(j);
+        ISC_STATUS r = dg_fb.isc_attach_database(c->sv, 0, c->target, db, (short)dpb->n, dpb->buf);
+        if (r)
+            dg_firebird_fill_error(c, NULL, NULL, err);
+        if (r && err)
+            err->cls = dg_firebird_classify_connect(c->sv, err->sqlstate);
+        return r;
+    }
+    pthread_mutex_lock(&j->mu);
+    while (!j->done) {
+        int64_t now = dg_now_ns(), stop_at = dg_stop_cap_ns(INT64_MAX);
+        if (now >= stop_at) {
+            j->abandoned = true;
+            *stopped = true;
+            dg_stop_left_call();
+            break;
+        }
+        int64_t until = now + 50 * DG_NS_PER_MS; /* a stop does not signal this wait */
+        if (until > stop_at)
+            until = stop_at;
+        struct timespec ts = {.tv_sec = until / DG_NS_PER_S, .tv_nsec = until % DG_NS_PER_S};
+        pthread_cond_timedwait(&j->cv, &j->mu, &ts);
+    }
+    pthread_mutex_unlock(&j->mu);
+    if (*stopped)
+        return 1; /* the thread owns the job now */
+    ISC_STATUS failed = j->failed;
+    if (failed) {
+        if (err) {
+            *err = j->err;
+            err->cls = j->cls;
+        }
+    } else {
+        *db = j->h;
+    }
+    attach_job_free(j);
+    return failed;
+}
+
 /* Attaches to c->target with the saved settings into *db. On failure the class says
  * whether trying again later may help (server down: CONN_LOST) or not (USER). */
 int dg_firebird_open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
@@ -353,10 +475,27 @@ int dg_firebird_open_session(fb_conn *c, isc_db_handle *db, dg_err *err)
     if (dpb.overflow)
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
                           "Firebird connection parameters are too long");
-    if (dg_fb.isc_attach_database(c->sv, 0, c->target, db, (short)dpb.n, dpb.buf)) {
-        int rc = dg_firebird_fill_error(c, NULL, NULL, err);
+    bool stopped = false;
+    dg_err aerr = DG_ERR_INIT;
+    ISC_STATUS failed;
+    if (c->remote) {
+        failed = attach_stoppable(c, db, &dpb, &stopped, &aerr);
+    } else { /* in this process: no server to wait for */
+        failed = dg_fb.isc_attach_database(c->sv, 0, c->target, db, (short)dpb.n, dpb.buf);
+        if (failed) {
+            dg_firebird_fill_error(c, NULL, NULL, &aerr);
+            aerr.cls = dg_firebird_classify_connect(c->sv, aerr.sqlstate);
+        }
+    }
+    memset(&dpb, 0, sizeof dpb);
+    if (stopped) /* cut short by a stop: not the server's doing */
+        return dg_err_set(err, DG_E_DB, DG_EC_FATAL, 0, "08001",
+                          "stopped before the server answered (dbgauge is stopping; Firebird "
+                          "connect string '%s')", c->target);
+    if (failed) {
+        int rc = DG_E_DB;
         if (err) {
-            err->cls = dg_firebird_classify_connect(c->sv, err->sqlstate);
+            *err = aerr;
             char msg[DG_ERR_MSG_MAX];
             bool u = c->user && *c->user;
             snprintf(msg, sizeof msg, "%s (Firebird connect string '%s'%s%s%s)", err->msg,
@@ -1497,6 +1636,8 @@ const dg_backend dg_backend_firebird = {
     .dialect = &firebird_dialect,
     .options = backend_options,
     .server_comms = "firebird fbserver fb_smp_server fb_inet_server",
+    /* gbak, isql and gstat: the user and password (the server is in the connect string) */
+    .tool_env = {NULL, NULL, "ISC_USER", "ISC_PASSWORD", NULL},
     .wait_queries = fb_wait_queries,
     .server_pid_sql = "SELECT MON$SERVER_PID FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = CURRENT_CONNECTION",
     .other_options = NULL,

@@ -159,9 +159,17 @@ dg_errclass dg_firebird_classify(const ISC_STATUS *sv, const char *state)
  * password is scrubbed. Returns DG_E_DB. */
 int dg_firebird_fill_error(fb_conn *c, const char *what, const char *inflight, dg_err *err)
 {
+    int rc = dg_firebird_status_error(c->sv, what, inflight, err);
+    if (err)
+        dg_backend_scrub(err, c->secret);
+    return rc;
+}
+
+int dg_firebird_status_error(const ISC_STATUS *sv, const char *what, const char *inflight,
+                             dg_err *err)
+{
     if (!err)
         return DG_E_DB;
-    const ISC_STATUS *sv = c->sv;
     char msg[DG_ERR_MSG_MAX];
     size_t n = 0;
     msg[0] = '\0';
@@ -198,6 +206,5 @@ int dg_firebird_fill_error(fb_conn *c, const char *what, const char *inflight, d
     } else {
         dg_err_set(err, DG_E_DB, cls, code, state, "%s", msg);
     }
-    dg_backend_scrub(err, c->secret);
     return DG_E_DB;
 }

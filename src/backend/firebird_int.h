@@ -155,6 +155,10 @@ dg_errclass dg_firebird_classify(const ISC_STATUS *sv, const char *state);
 dg_errclass dg_firebird_classify_connect(const ISC_STATUS *sv, const char *state);
 /* Fills err (NULL allowed) from c's status vector; see its definition. Returns DG_E_DB. */
 int dg_firebird_fill_error(fb_conn *c, const char *what, const char *inflight, dg_err *err);
+/* The same from a status vector alone (no password scrubbed: the caller does): for a
+ * thread that must not touch the connection (the stoppable attach). */
+int dg_firebird_status_error(const ISC_STATUS *sv, const char *what, const char *inflight,
+                             dg_err *err);
 
 /* ---- firebird.c: connection ----------------------------------------------------------- */
 

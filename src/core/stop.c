@@ -42,6 +42,18 @@ int64_t dg_stop_cap_ns(int64_t deadline_ns)
     return d < deadline_ns ? d : deadline_ns;
 }
 
+static atomic_int g_left_calls;
+
+void dg_stop_left_call(void)
+{
+    atomic_fetch_add(&g_left_calls, 1);
+}
+
+bool dg_stop_calls_left(void)
+{
+    return atomic_load(&g_left_calls) > 0;
+}
+
 void dg_stop_clear(void)
 {
     atomic_store(&dg_stop_word, 0);

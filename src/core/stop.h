@@ -54,6 +54,12 @@ int64_t dg_stop_cap_ns(int64_t deadline_ns);
 /* Forgets a previous stop request (before a new piece of work, e.g. a sweep's next point). */
 void dg_stop_clear(void);
 
+/* A thread was left inside a client library's blocking call at a stop (Firebird's attach to
+ * a server that never answers): the library's exit handlers would wait for that call, so
+ * the process ends with _exit once its output is flushed (main.c). Thread-safe. */
+void dg_stop_left_call(void);
+bool dg_stop_calls_left(void);
+
 /* Sends SIGINT and SIGTERM to dg_stop_request for the length of a piece of work (the
  * previous handlers go to *save; dg_signals_restore puts them back). */
 void dg_stop_catch(dg_sigsave *save);
