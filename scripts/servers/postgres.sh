@@ -188,8 +188,32 @@ standby_start() {
       >"$SDIR/basebackup.log" 2>&1 || { cat "$SDIR/basebackup.log" >&2; die "pg_basebackup failed"; }
   fi
   [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$SDIR"
-  as_owner "$BIN/pg_ctl" -D "$SDATA" -l "$SDIR/server.log" -w -t 60 -o "-p $SPORT -k $SDIR" start >/dev/null \
-    || { tail -n 20 "$SDIR/server.log" >&2; die "the standby did not start (log: $SDIR/server.log)"; }
+  # the standby starts while other tests run: a client connection of theirs may hold its
+  # port for a moment as its own (the port lies in Linux's ephemeral range), and the
+  # server then cannot listen ("Address already in use"): wait until the port is free to
+  # listen on, and start again when a connection took it in between
+  local try waited
+  for try in 1 2 3 4 5; do
+    waited=0
+    until port_free "$SPORT"; do
+      [ $((waited += 1)) -lt 300 ] || break
+      sleep 0.1
+    done
+    if as_owner "$BIN/pg_ctl" -D "$SDATA" -l "$SDIR/server.log" -w -t 60 -o "-p $SPORT -k $SDIR" start >/dev/null; then
+      return 0
+    fi
+    tail -n 5 "$SDIR/server.log" | grep -q "Address already in use" || break
+  done
+  tail -n 20 "$SDIR/server.log" >&2
+  die "the standby did not start (log: $SDIR/server.log)"
+}
+
+# port_free PORT: nothing holds 127.0.0.1:PORT, so a server can listen on it
+port_free() {
+  python3 -c 'import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))' "$1" 2>/dev/null
 }
 
 standby_stop() {
