@@ -196,7 +196,7 @@ typedef struct dg_server_info {
     int nsettings;
     struct {
         char name[64];
-        char value[128];
+        char value[512]; /* long enough for a reason with two paths (bulk_why) */
     } settings[DG_MAX_SETTINGS];
 } dg_server_info;
 
@@ -464,6 +464,10 @@ struct dg_backend {
     int (*bulk_row)(dg_bulk *b, const dg_value *vals, dg_err *err);
     /* Finishes (commit = true) or abandons the load; frees b in both cases. */
     int (*bulk_end)(dg_bulk *b, bool commit, dg_err *err);
+    /* Optional, for a backend with more than one bulk path: the path c's loads take, one
+     * short line into path ("external tables in /srv/load"; "" when not decided), and why,
+     * one sentence into why ("" when nothing to say). NULL: one path, nothing said. */
+    void (*bulk_path)(dg_conn *c, char *path, size_t plen, char *why, size_t wlen);
 
     int (*stats)(dg_conn *c, dg_dbstats *out, dg_err *err);
     int (*server_info)(dg_conn *c, dg_server_info *out, dg_err *err);

@@ -545,13 +545,18 @@ static void fb_close(dg_conn *conn)
 
 /* The bulk path: external_dir alone picks the external one; bulk=external needs a directory
  * that exists and that this process may write to (the server's side is checked when it
- * first reads a file: see ext_fail). */
-static int check_external_dir(fb_opts *o, dg_err *err)
+ * first reads a file: see ext_fail); neither given: bulk=auto (firebird_bulkpath.c). */
+static int check_external_dir(fb_conn *c, dg_err *err)
 {
-    if (o->bulk == -1)
-        o->bulk = o->external_dir[0] ? BULK_EXTERNAL : BULK_BLOCK;
+    fb_opts *o = &c->o;
+    if (o->bulk == -1 || (o->bulk == BULK_AUTO && o->external_dir[0]))
+        o->bulk = o->external_dir[0] ? BULK_EXTERNAL : BULK_AUTO;
+    if (o->bulk == BULK_BLOCK || o->bulk == BULK_INSERT)
+        snprintf(c->bulk_why, sizeof c->bulk_why, "bulk=%s was given",
+                 o->bulk == BULK_BLOCK ? "block" : "insert");
     if (o->bulk != BULK_EXTERNAL)
         return 0;
+    snprintf(c->bulk_why, sizeof c->bulk_why, "external_dir=%s was given", o->external_dir);
     const char *d = o->external_dir;
     if (!d[0])
         return dg_err_set(err, DG_E_INVAL, DG_EC_USER, 0, NULL,
@@ -640,7 +645,7 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     for (int i = 0; i < opts->nsettings; i++)
         if ((rc = apply_option(o, opts->settings[i].name, opts->settings[i].value, err)) != 0)
             goto fail;
-    if ((rc = check_external_dir(o, err)) != 0)
+    if ((rc = check_external_dir(c, err)) != 0)
         goto fail;
     /* A path with no "host:" in front is opened by the engine in this process. */
     const bool embedded = !url->host && !strchr(url->path, ':');
@@ -694,6 +699,8 @@ static int fb_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out,
     } else { /* a server: its database file's disk (an alias is no path: no disk) */
         dg_conn_set_server_facts(&c->base, url->host, url->path && url->path[0] == '/' ? url->path : NULL, 0);
     }
+    if (o->bulk == BULK_AUTO && opts->bulk_session) /* a loader: the path its loads take */
+        dg_firebird_bulk_auto(c);
     /* Classic and SuperClassic give every attachment a page cache of its own */
     if (c->db_class != isc_info_db_class_server_access)
         c->base.caps |= DG_CAP_CONN_CACHE_STATS;
@@ -1590,8 +1597,10 @@ static const dg_backend_option backend_options[] = {
     {"connect_timeout", "int", 0, 3600, NULL, "seconds to reach a server (default 10)"},
     {"read_tx", "enum", 0, 0, "shared|statement",
      "SELECTs outside a transaction: one shared read-only transaction (default) or one each"},
-    {"bulk", "enum", 0, 0, "block|insert|external",
-     "bulk path: EXECUTE BLOCK batches (default), a prepared one-row INSERT, or external files"},
+    {"bulk", "enum", 0, 0, "block|insert|external|auto",
+     "bulk path: EXECUTE BLOCK batches, a prepared one-row INSERT, external files, or auto "
+     "(default: external files when the server is on this machine and its firebird.conf allows "
+     "a directory dbgauge can write to, tried first; else EXECUTE BLOCK)"},
     {"external_dir", "text", 0, 200, NULL,
      "bulk load through external tables: files go to this directory, which the server (on this "
      "machine) must be allowed to read (ExternalFileAccess = Restrict DIR); implies bulk=external"},
@@ -1659,6 +1668,7 @@ const dg_backend dg_backend_firebird = {
     .bulk_begin = dg_firebird_bulk_begin,
     .bulk_row = dg_firebird_bulk_row,
     .bulk_end = dg_firebird_bulk_end,
+    .bulk_path = dg_firebird_bulk_path,
     .stats = dg_firebird_stats,
     .server_info = dg_firebird_server_info,
     .conn_cache_stats = dg_firebird_conn_cache_stats,

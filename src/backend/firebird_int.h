@@ -4,6 +4,8 @@
  * those files calls in another, all named dg_firebird_*. firebird.c holds errors,
  * connection, statements and transactions and calls into the other two only through the
  * descriptor (dg_backend_firebird); they call into firebird.c, never into each other.
+ * firebird_bulkpath.c (bulk=auto's choice) is called by firebird.c's connect and
+ * firebird_load.c's bulk_begin, and calls into firebird.c.
  *
  * Layout: constants; the types; small inline helpers; the functions of firebird.c, then the
  * entry points of firebird_load.c and firebird_stats.c that the descriptor names.
@@ -27,7 +29,7 @@ enum { FBI_READ_COMMITTED, FBI_SNAPSHOT, FBI_CONSISTENCY, FBI_N };
 /* Which transaction a statement's cursor or last execution ran in. */
 enum { TXK_NONE, TXK_EXPLICIT, TXK_SHARED, TXK_AUTO, TXK_LOCAL };
 
-enum { BULK_BLOCK, BULK_INSERT, BULK_EXTERNAL };
+enum { BULK_BLOCK, BULK_INSERT, BULK_EXTERNAL, BULK_AUTO }; /* the order of ?bulk='s values */
 
 /* Output column kinds, after coercion. */
 enum { COL_INT, COL_NUMERIC, COL_DOUBLE, COL_TEXT, COL_TIMESTAMP, COL_DATE, COL_TIME, COL_BLOB,
@@ -81,7 +83,7 @@ typedef struct fb_opts {
     int isolation;        /* FBI_*: DG_ISO_DEFAULT and implicit writes */
     int connect_timeout_s;
     bool read_shared;     /* autocommit SELECTs share one read-only transaction */
-    int bulk;             /* BULK_*; -1 = not given (external when external_dir is) */
+    int bulk;             /* BULK_*; -1 = not given (external when external_dir is, else auto) */
     char external_dir[EXT_MAX_PATH - 40]; /* ?external_dir=: where external files go */
     bool load_async;      /* ?load_forced_writes=off: forced writes off for a load */
     int no_gc;            /* isc_dpb_no_garbage_collect: -1 = only for bulk sessions */
@@ -121,6 +123,7 @@ typedef struct fb_conn {
     int n_ext;
     char ext_charset[32];  /* the attachment's character set, for external VARCHARs ("" = not read) */
     bool fw_restore;       /* this load turned forced writes off: on again at close */
+    char bulk_why[512];    /* why the bulk path is o.bulk's ("" while bulk=auto is undecided) */
     int ext_bpc;           /* its bytes per character */
     /* Hooks the bulk code sets once it keeps state on the connection (blks, ext_tabs), so
      * that exec and close need to know nothing of it; NULL: none. exec runs load_ddl before
@@ -192,6 +195,16 @@ int dg_firebird_query_row(fb_conn *c, fb_stmt **cache, const char *sql, const dg
 /* Column i of s's current row as an integer (-1 when it is not one), as text in buf. */
 int64_t dg_firebird_col_int(fb_stmt *s, int i);
 void dg_firebird_col_text(fb_stmt *s, int i, char *buf, size_t len);
+
+/* ---- firebird_bulkpath.c -------------------------------------------------------------- */
+
+/* bulk=auto: sets c->o.bulk (external or block), external_dir and bulk_why, deciding once
+ * per process and database (the first caller probes; see firebird_bulkpath.c). */
+void dg_firebird_bulk_auto(fb_conn *c);
+/* Why c's loads take their path; "" when bulk=auto is undecided in this process. */
+const char *dg_firebird_bulk_why(fb_conn *c);
+/* The descriptor's bulk_path. */
+void dg_firebird_bulk_path(dg_conn *conn, char *path, size_t plen, char *why, size_t wlen);
 
 /* ---- firebird_load.c ------------------------------------------------------------------ */
 

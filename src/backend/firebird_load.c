@@ -515,6 +515,8 @@ int dg_firebird_bulk_begin(dg_conn *conn, const char *table, const char *const *
                            dg_bulk **out, dg_err *err)
 {
     fb_conn *c = (fb_conn *)conn;
+    if (c->o.bulk == BULK_AUTO) /* a connection that was not a loader's */
+        dg_firebird_bulk_auto(c);
     fb_bulk *b = xcalloc(1, sizeof *b);
     b->base.conn = conn;
     b->tab = -1;

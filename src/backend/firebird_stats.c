@@ -228,13 +228,17 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
     dg_server_info_add(out, "read_tx", c->o.read_shared ? "shared" : "statement");
     if (c->o.load_async)
         dg_server_info_add(out, "load_forced_writes", c->fw_restore ? "off during the load" : "off (were off)");
+    const char *why = dg_firebird_bulk_why(c); /* a run's connection: what the load chose */
     if (c->o.bulk == BULK_EXTERNAL) {
-        snprintf(buf, sizeof buf, "external file");
-        dg_server_info_add(out, "bulk", buf);
+        dg_server_info_add(out, "bulk", "external file");
         dg_server_info_add(out, "bulk_external_dir", c->o.external_dir);
     } else {
-        dg_server_info_add(out, "bulk", c->o.bulk == BULK_BLOCK ? "execute block" : "prepared insert");
+        dg_server_info_add(out, "bulk", c->o.bulk == BULK_BLOCK    ? "execute block"
+                                         : c->o.bulk == BULK_INSERT ? "prepared insert"
+                                                                    : "auto (decided by a load)");
     }
+    if (why[0])
+        dg_server_info_add(out, "bulk_why", why);
     return 0;
 }
 

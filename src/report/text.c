@@ -275,4 +275,9 @@ void dg_report_text_load(FILE *out, const json_t *load)
             sent ? "data sent: the database file reused free space, its growth does not "
                    "measure the load"
                  : "database growth");
+    const json_t *bp = json_object_get(load, "bulk_path");
+    if (json_is_object(bp)) {
+        const char *why = dg_res_str(bp, "why");
+        fprintf(out, "  bulk path: %s%s%s\n", dg_res_str(bp, "path"), why ? ": " : "", why ? why : "");
+    }
 }

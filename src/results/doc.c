@@ -377,6 +377,10 @@ json_t *dg_doc_load_json(const dg_doc_load *l)
         json_array_append_new(steps, o);
     }
     json_object_set_new(load, "steps", steps);
+    if (l->bulk_path && *l->bulk_path)
+        json_object_set_new(load, "bulk_path",
+                            json_pack("{s:s, s:s?}", "path", l->bulk_path, "why",
+                                      l->bulk_why && *l->bulk_why ? l->bulk_why : NULL));
     if (l->objects_read) {
         json_t *objs = json_array();
         double total = 0;

@@ -196,6 +196,9 @@ typedef struct dg_doc_load {
     double objects_seconds;   /* reading them took */
     int nticks;               /* the timeline (0: none) */
     const dg_doc_load_tick *ticks;
+    const char *bulk_path;    /* the backend's bulk path and why (dg_backend.bulk_path);
+                                 NULL or "": the backend has one (no "bulk_path") */
+    const char *bulk_why;
 } dg_doc_load;
 json_t *dg_doc_load_json(const dg_doc_load *l);
 

@@ -373,6 +373,12 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
         .nticks = tl.n,
         .ticks = tl.ticks,
     };
+    char bpath[320] = "", bwhy[512] = "";
+    if (conn->be->bulk_path) {
+        conn->be->bulk_path(conn, bpath, sizeof bpath, bwhy, sizeof bwhy);
+        dl.bulk_path = bpath;
+        dl.bulk_why = bwhy;
+    }
     json_t *load = dg_doc_load_json(&dl);
     free(objs);
     free(steps);

@@ -9,6 +9,11 @@
 #     column the generator draws), `dbgauge check` passes, and the result file names the
 #     path; nothing is left behind (no DG_EXT_* table, no file);
 #   - load_forced_writes=off: off during the load, on again after it;
+#   - bulk=auto (the default): external tables on the test server, said in the summary and
+#     the result; with the embedded engine under firebird.conf files of the test's own:
+#     None, unset, Restrict (a missing directory, then a relative one), a directory dbgauge
+#     cannot write to, Full (a directory of its own, removed at the end), and a
+#     databases.conf that forbids what firebird.conf allows (the probe finds out);
 #   - a directory the server may not read: exit 2, an error naming external_dir and
 #     ExternalFileAccess, no result file; and the options checked at connect time.
 source "$(dirname "$0")/common.bash"
@@ -55,7 +60,7 @@ SELECT 'order_line', count(*), count(ol_delivery_d), sum(ol_amount), sum(mod(has
 SELECT 'dates', count(DISTINCT o_entry_d), min(c_since), 0, 0 FROM orders CROSS JOIN (SELECT FIRST 1 c_since FROM customer) c;"
 }
 
-"$DBGAUGE" load --db "$url" -w tpcc --scale 1 --drop -j 2 --seed 11 -q --json "$TMP/block.json" > /dev/null
+"$DBGAUGE" load --db "$url${sep}bulk=block" -w tpcc --scale 1 --drop -j 2 --seed 11 -q --json "$TMP/block.json" > /dev/null
 fingerprint > "$TMP/block.fp"
 "$DBGAUGE" load --db "$xurl" -w tpcc --scale 1 --drop -j 2 --seed 11 -q --json "$TMP/ext.json" > /dev/null
 fingerprint > "$TMP/ext.fp"
@@ -103,4 +108,61 @@ grep -q "not an absolute path" "$TMP/err" || { cat "$TMP/err" >&2; fail "relativ
 expect_exit 1 "$DBGAUGE" load --db "$url" --conn "external_dir=$TMP/missing" -w tpcc --scale 1 --drop -q
 grep -q "external_dir=$TMP/missing: cannot write there" "$TMP/err" || { cat "$TMP/err" >&2; fail "missing external_dir"; }
 leftovers
+
+# ---- bulk=auto, the default: the server's firebird.conf allows ext/, so a load takes it --------
+"$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -j 2 --json "$TMP/auto.json" > "$TMP/auto.out" 2> "$TMP/auto.err" ||
+  fail "a load with bulk=auto: $(cat "$TMP/auto.err")"
+grep -qF "bulk path: external tables in $ext: ExternalFileAccess in " "$TMP/auto.out" ||
+  fail "the load's summary does not say it took external tables: $(cat "$TMP/auto.out")"
+json "$TMP/auto.json" "d['load']['bulk_path']['path'] == 'external tables in $ext' and 'firebird.conf allows it, and the server read a test file there' in d['load']['bulk_path']['why'] and d['server']['settings']['bulk'] == 'external file' and d['server']['settings']['bulk_external_dir'] == '$ext' and d['server']['settings']['bulk_why'] == d['load']['bulk_path']['why']" |
+  grep -q True || fail "bulk=auto in the result: $(json "$TMP/auto.json" "d['load'].get('bulk_path'), d['server']['settings']")"
+[ "$(fbsql "SELECT count(*) FROM pgbench_accounts;")" = 100000 ] || fail "rows after the bulk=auto load"
+[ "$(fbsql "SELECT count(*) FROM RDB\$RELATIONS WHERE RDB\$RELATION_NAME STARTING WITH 'DG_PROBE_';")" = 0 ] ||
+  fail "the probe table of bulk=auto was left behind"
+[ -z "$(find "$ext" -maxdepth 1 -name 'dg_probe_*')" ] || fail "the probe file of bulk=auto was left behind"
+leftovers
+# a run's result names what its load chose (the run's own connection loads nothing)
+"$DBGAUGE" run --db "$url" -w tpcb --scale 1 -T 1s -c 1 --json "$TMP/run.json" > /dev/null 2>&1 || fail "a run after the load"
+json "$TMP/run.json" "d['server']['settings']['bulk']" | grep -q 'auto (decided by a load)' ||
+  fail "a run's bulk setting: $(json "$TMP/run.json" "d['server']['settings'].get('bulk')")"
+
+# ---- bulk=auto with the embedded engine, whose firebird.conf is FIREBIRD's (a root of the test's
+# own, links to the installed one's files): what each ExternalFileAccess makes of a load
+installed=$(dirname "$(ls /usr/lib/*/firebird/*/firebird.conf /opt/firebird/firebird.conf 2>/dev/null | tail -n 1)")
+root="$TMP/fbroot"
+mkdir -p "$root" "$TMP/edb" "$TMP/eext" "$root/rel"
+for f in "$installed"/*; do
+  case ${f##*/} in firebird.conf | databases.conf) ;; *) ln -s "$f" "$root/${f##*/}" ;; esac
+done
+: > "$root/databases.conf"
+edb="$TMP/edb/e.fdb"
+echo "CREATE DATABASE '$edb' USER 'SYSDBA';" | FIREBIRD=$root "$FB_ISQL" -q > /dev/null
+eload() { # eload NAME CONF: a load of the embedded database under that firebird.conf
+  printf '%s\n' "$2" > "$root/firebird.conf"
+  FIREBIRD=$root "$DBGAUGE" load --db "firebird:$edb" -w tpcb --scale 1 --drop --json "$TMP/$1.json" > "$TMP/$1.out" 2>&1 ||
+    fail "embedded load ($2): $(cat "$TMP/$1.out")"
+  json "$TMP/$1.json" "d['load']['bulk_path']['path'] + ' | ' + d['load']['bulk_path']['why']"
+}
+got=$(eload none "# nothing allowed
+ExternalFileAccess = None")
+[ "$got" = "EXECUTE BLOCK | ExternalFileAccess = None in $root/firebird.conf (line 2)" ] || fail "None: $got"
+grep -q "ExternalFileAccess = Restrict DIR, makes loads faster" "$TMP/none.out" || fail "no advice with None: $(cat "$TMP/none.out")"
+got=$(eload unset "DefaultDbCachePages = 2048")
+[ "$got" = "EXECUTE BLOCK | ExternalFileAccess is not set in $root/firebird.conf (None: no external files)" ] || fail "unset: $got"
+got=$(eload restrict "ExternalFileAccess = Restrict $TMP/missing-dir; rel")
+[ "$got" = "external tables in $root/rel | ExternalFileAccess in $root/firebird.conf allows it, and the engine read a test file there" ] ||
+  fail "Restrict, a missing directory then a relative one: $got"
+got=$(eload nowrite "ExternalFileAccess = Restrict $TMP/missing-dir")
+[ "$got" = "EXECUTE BLOCK | ExternalFileAccess = Restrict $TMP/missing-dir in $root/firebird.conf, and dbgauge cannot write to it" ] ||
+  fail "Restrict, a directory dbgauge cannot write to: $got"
+got=$(eload full "ExternalFileAccess = Full")
+[[ $got == "external tables in /var/tmp/dbgauge-fbext-"* ]] || fail "Full: $got"
+made=${got%% |*}; made=${made#external tables in }
+[ ! -e "$made" ] || fail "the directory made for Full was left behind: $made"
+# databases.conf forbids what firebird.conf allows: the probe finds out, the load goes on
+printf 'e = %s\n{\n  ExternalFileAccess = None\n}\n' "$edb" > "$root/databases.conf"
+got=$(eload refused "ExternalFileAccess = Restrict $TMP/eext")
+[[ $got == "EXECUTE BLOCK | ExternalFileAccess in $root/firebird.conf allows $TMP/eext, but the engine cannot read $TMP/eext/dg_probe_"*".dat: Use of external file at location "*"is not allowed by server configuration"* ]] ||
+  fail "refused by databases.conf: $got"
+[ -z "$(ls -A "$TMP/eext")" ] || fail "the probe left files: $(ls "$TMP/eext")"
 echo "ok: external-table bulk path"

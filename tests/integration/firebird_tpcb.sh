@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tpcb on Firebird: load scale 1 (EXECUTE BLOCK bulk path), run 2 terminals x 5 s, and check
+# tpcb on Firebird: load scale 1 (the default bulk path: external tables on the test server), run 2 terminals x 5 s, and check
 # every count dbgauge reports against the database:
 #   - history rows = committed transactions (exact; conflicts on the one branch row are
 #     retried, never half-counted), and the balance sums agree (dbgauge check too);
