@@ -227,6 +227,85 @@ static void odbc_exec_quiet(odbc_conn *c, const char *sql)
 
 extern const dg_backend dg_backend_odbc;
 
+static void wipe_free(char *s)
+{
+    if (s) {
+        memset(s, 0, strlen(s));
+        free(s);
+    }
+}
+
+/* A session from c's connection string into *dbc. */
+static int open_dbc(odbc_conn *c, SQLHDBC *dbc, dg_err *err)
+{
+    if (!dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_DBC, odbc_env, dbc)))
+        return dg_err_fail(err, DG_E_UNSUPPORTED, "the ODBC driver manager cannot make a connection handle");
+    if (c->login_timeout >= 0)
+        dg_odbc.SQLSetConnectAttr(*dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)(intptr_t)c->login_timeout, 0);
+    SQLCHAR done[1024];
+    SQLSMALLINT donelen = 0;
+    SQLRETURN r = dg_odbc.SQLDriverConnect(*dbc, NULL, (SQLCHAR *)c->connstr, SQL_NTS, done,
+                                           (SQLSMALLINT)sizeof done, &donelen, SQL_DRIVER_NOPROMPT);
+    memset(done, 0, sizeof done); /* it may hold the password */
+    if (dg_odbc_ok(r))
+        return 0;
+    int rc = dg_odbc_error(NULL, SQL_HANDLE_DBC, *dbc, NULL, err);
+    if (err && err->cls != DG_EC_USER)
+        err->cls = DG_EC_CONN_LOST; /* a server that is down may come back */
+    dg_odbc.SQLFreeHandle(SQL_HANDLE_DBC, *dbc);
+    *dbc = NULL;
+    return rc;
+}
+
+/* The handles a session keeps for itself (transaction control), freed before it ends. */
+static void free_own_handles(odbc_conn *c)
+{
+    if (c->txh)
+        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txh);
+    c->txh = NULL;
+    for (int i = 0; i < c->ntxprep; i++)
+        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txprep[i].h);
+    c->ntxprep = 0;
+}
+
+static void own_handles(odbc_conn *c)
+{
+    /* the engines dbgauge knows begin and end transactions in their own SQL, on a handle
+       kept for it: the driver's autocommit switch costs round trips of its own (Connector/
+       ODBC sends SET autocommit both ways) */
+    if (c->engine != DG_ODBC_OTHER &&
+        !dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &c->txh)))
+        c->txh = NULL;
+}
+
+int dg_odbc_reopen(dg_conn *conn, dg_err *err)
+{
+    odbc_conn *c = (odbc_conn *)conn;
+    SQLHDBC fresh = NULL;
+    int rc = open_dbc(c, &fresh, err);
+    if (rc)
+        return rc;
+    free_own_handles(c);
+    dg_odbc.SQLDisconnect(c->dbc);
+    dg_odbc.SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
+    c->dbc = fresh;
+    c->autocommit = true; /* a new session's defaults */
+    c->in_sql_tx = false;
+    c->isolation = 0;
+    c->base.in_tx = false;
+    own_handles(c);
+    return 0;
+}
+
+bool dg_odbc_alive(dg_conn *conn)
+{
+    odbc_conn *c = (odbc_conn *)conn;
+    SQLUINTEGER dead = SQL_CD_FALSE;
+    if (!dg_odbc_ok(dg_odbc.SQLGetConnectAttr(c->dbc, SQL_ATTR_CONNECTION_DEAD, &dead, 0, NULL)))
+        return true; /* a driver that cannot tell: the next statement's error will */
+    return dead != SQL_CD_TRUE;
+}
+
 static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **out, dg_err *err)
 {
     int rc = dg_backend_check_settings(&dg_backend_odbc, url, opts, err);
@@ -264,25 +343,12 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
 
     odbc_conn *c = xcalloc(1, sizeof *c);
     c->autocommit = true;
-    if (!dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_DBC, odbc_env, &c->dbc))) {
-        free(c);
-        dg_sb_free(&cs);
-        return dg_err_fail(err, DG_E_UNSUPPORTED, "the ODBC driver manager cannot make a connection handle");
-    }
-    if (timeout >= 0)
-        dg_odbc.SQLSetConnectAttr(c->dbc, SQL_ATTR_LOGIN_TIMEOUT, (SQLPOINTER)(intptr_t)timeout, 0);
-    SQLCHAR done[1024];
-    SQLSMALLINT donelen = 0;
-    SQLRETURN r = dg_odbc.SQLDriverConnect(c->dbc, NULL, (SQLCHAR *)dg_sb_str(&cs), SQL_NTS, done,
-                                           (SQLSMALLINT)sizeof done, &donelen, SQL_DRIVER_NOPROMPT);
+    c->login_timeout = timeout;
+    c->connstr = xstrdup(dg_sb_str(&cs)); /* to open the session again (dg_odbc_reopen) */
     memset((char *)dg_sb_str(&cs), 0, strlen(dg_sb_str(&cs))); /* it may hold the password */
     dg_sb_free(&cs);
-    memset(done, 0, sizeof done);
-    if (!dg_odbc_ok(r)) {
-        rc = dg_odbc_error(NULL, SQL_HANDLE_DBC, c->dbc, NULL, err);
-        if (err && err->cls != DG_EC_USER)
-            err->cls = DG_EC_CONN_LOST; /* a server that is down may come back */
-        dg_odbc.SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
+    if ((rc = open_dbc(c, &c->dbc, err)) != 0) {
+        wipe_free(c->connstr);
         free(c);
         return rc;
     }
@@ -310,12 +376,7 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
         c->base.dialect = &odbc_generic_dialect;
         break;
     }
-    /* the engines dbgauge knows begin and end transactions in their own SQL, on a handle
-       kept for it: the driver's autocommit switch costs round trips of its own (Connector/
-       ODBC sends SET autocommit both ways) */
-    if (c->engine != DG_ODBC_OTHER &&
-        !dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &c->txh)))
-        c->txh = NULL;
+    own_handles(c);
     *out = &c->base;
     return 0;
 }
@@ -328,14 +389,12 @@ static void odbc_close(dg_conn *conn)
     if (c->in_sql_tx && !atomic_load(&c->interrupted) &&
         dg_odbc_ok(dg_odbc.SQLExecDirect(c->txh, (SQLCHAR *)"ROLLBACK", SQL_NTS)))
         dg_odbc.SQLFreeStmt(c->txh, SQL_CLOSE);
-    if (c->txh)
-        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txh);
-    for (int i = 0; i < c->ntxprep; i++)
-        dg_odbc.SQLFreeHandle(SQL_HANDLE_STMT, c->txprep[i].h);
+    free_own_handles(c);
     if (!c->autocommit && !atomic_load(&c->interrupted))
         dg_odbc.SQLEndTran(SQL_HANDLE_DBC, c->dbc, SQL_ROLLBACK);
     dg_odbc.SQLDisconnect(c->dbc);
     dg_odbc.SQLFreeHandle(SQL_HANDLE_DBC, c->dbc);
+    wipe_free(c->connstr);
     dg_conn_base_free(&c->base);
     free(c);
 }

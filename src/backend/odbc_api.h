@@ -32,6 +32,7 @@
     X(SQLFreeHandle) \
     X(SQLFreeStmt) \
     X(SQLGetData) \
+    X(SQLGetConnectAttr) \
     X(SQLGetDiagRec) \
     X(SQLGetInfo) \
     X(SQLMoreResults) \

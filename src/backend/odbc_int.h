@@ -39,6 +39,9 @@ typedef struct odbc_conn {
     int ntxprep;
     bool in_sql_tx;             /* a transaction begun in SQL is open */
     int isolation;              /* SQL_ATTR_TXN_ISOLATION as last set (0: the default) */
+    char *connstr;              /* owned, wiped at close: the connection string, password
+                                   included, to open the session again (dg_odbc_reopen) */
+    long login_timeout;         /* ?connect_timeout= (-1: the driver's) */
     _Atomic(SQLHSTMT) active;   /* the statement executing now (SQLCancel's target) */
     atomic_bool interrupted;
 } odbc_conn;
@@ -59,6 +62,12 @@ static inline bool dg_odbc_ok(SQLRETURN r)
  * (-1 for NULL or missing). 0, or DG_E_DB. */
 int dg_odbc_query_ints(odbc_conn *c, const char *sql, const char *param, int64_t *out, int n,
                        bool *found, dg_err *err);
+
+/* The monitor connection's session replaced with a new one (dg_backend_with_reconnect
+ * calls it, never inside a transaction); on failure the old one stays. */
+int dg_odbc_reopen(dg_conn *conn, dg_err *err);
+/* False when the driver says the session is dead (SQL_ATTR_CONNECTION_DEAD). */
+bool dg_odbc_alive(dg_conn *conn);
 
 int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err);
 int dg_odbc_server_info(dg_conn *conn, dg_server_info *out, dg_err *err);

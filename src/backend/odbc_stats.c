@@ -3,6 +3,8 @@
  * the engine behind the driver in its own SQL (the native backends' queries, through
  * ODBC): PostgreSQL's pg_stat_database, MariaDB's global status, SQLite's page count. An
  * engine dbgauge does not know tells none (-1): the result then says "not available".
+ * The statistics are read on the monitor connection, which opens its session again after
+ * the server ended it (dg_backend_with_reconnect, through dg_odbc_reopen).
  */
 #include "backend/odbc_int.h"
 
@@ -17,9 +19,10 @@ static void unknown(dg_dbstats *out)
     out->commits = out->rollbacks = out->db_size_bytes = -1;
 }
 
-int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
+static int read_stats(dg_conn *conn, void *arg, dg_err *err)
 {
     odbc_conn *c = (odbc_conn *)conn;
+    dg_dbstats *out = arg;
     unknown(out);
     int64_t v[6];
     bool found = false;
@@ -82,6 +85,15 @@ int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
         break;
     }
     return 0;
+}
+
+/* On the monitor connection, which opens its session again when the server ended it (a
+ * restart, a killed session), as the native backends' monitors do. */
+int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err)
+{
+    unknown(out);
+    return dg_backend_with_reconnect(conn, dg_odbc_alive(conn), dg_odbc_reopen, read_stats, out,
+                                     err);
 }
 
 int dg_odbc_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)

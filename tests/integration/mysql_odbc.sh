@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The ODBC backend against the MariaDB test server through Connector/ODBC (odbc-mariadb):
 # the backend conformance body (a deadlock retried as one), tpcb with the committed count
-# equal to the history rows, MariaDB's dialect and statistics, no password in the output.
+# equal to the history rows, MariaDB's dialect and statistics, no password in the output,
+# and sessions the server ends mid-run (KILL of every session in a database of the test's
+# own, made by the test server's script): reconnected, the monitor's too.
 source "$(dirname "$0")/common.bash"
 url=$(need_server mysql)
 source "$(dirname "$0")/mysql.bash"
@@ -11,4 +13,25 @@ odbc=$(odbc_from_url "$url" "MariaDB Unicode")
 "$DG_CONFORMANCE" "$odbc"
 odbc_tpcb "$odbc" q "SELECT count(*) FROM pgbench_history"
 odbc_server_figures MariaDB
-echo "ok: ODBC to MariaDB: conformance, tpcb exact"
+ctl="$DG_SRC/scripts/servers/mysql.sh"
+env=$("$ctl" env 2>/dev/null || true)
+if grep -qxF "export DG_TEST_MYSQL_URL=$url" <<<"$env"; then
+  kdb=dgtest_odbc_kill
+  user=$(python3 -c "import sys, urllib.parse as u; print(u.unquote(u.urlsplit(sys.argv[1]).username))" "$url")
+  "$ctl" admin <<SQL || fail "cannot make the database $kdb"
+DROP DATABASE IF EXISTS $kdb;
+CREATE DATABASE $kdb;
+GRANT ALL PRIVILEGES ON $kdb.* TO '$user'@'127.0.0.1';
+SQL
+  trap '"$ctl" admin <<< "DROP DATABASE IF EXISTS $kdb;" >/dev/null 2>&1 || true; rm -rf "$TMP"' EXIT
+  killer() {
+    local ids n=0 id
+    ids=$(q "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = '$kdb'")
+    for id in $ids; do q "KILL $id" 2>/dev/null && n=$((n + 1)); done
+    echo "$n"
+  }
+  odbc_killed "$(odbc_from_url "${url%/*}/$kdb" "MariaDB Unicode")" killer q "SELECT count(*) FROM $kdb.pgbench_history"
+elif [ "${DG_REQUIRE_SERVERS:-0}" = 1 ]; then
+  fail "the MariaDB test server is not scripts/servers/mysql.sh's: no database of the test's own"
+fi
+echo "ok: ODBC to MariaDB: conformance, tpcb exact, killed sessions reconnected"

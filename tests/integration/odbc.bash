@@ -11,6 +11,13 @@
 #   odbc_server_figures ENGINE  the last odbc_tpcb's result names ENGINE (server.version's
 #                           first word), shows the URL redacted, and has the server's cache
 #                           hit ratio and database size
+#   odbc_killed URL KILL COUNT-CMD  a 2-terminal tpcb run through URL whose sessions the
+#                           function KILL ends on the server once two interval lines are out
+#                           (it prints how many it ended): the run reconnects and finishes
+#                           (exit 0), reconnects are counted, work goes on after the kill,
+#                           the monitor reads the server's figures again, and the history
+#                           rows COUNT-CMD prints lie between the committed transactions and
+#                           those plus the ones whose COMMIT's outcome is unknown
 odbc_need() {
   "$DBGAUGE" list >"$TMP/list" 2>&1
   if grep -q "^  odbc .*not built" "$TMP/list"; then
@@ -61,4 +68,39 @@ assert "PWD=***" in d["run"]["db"], d["run"]["db"]
 m = d["monitor"]
 assert m["cache_hit_pct"] is not None and m["db_size_after_bytes"] > 1e6, m
 PY
+}
+
+odbc_killed() {
+  local url=$1 killfn=$2 pid n waited=0 killed committed unknown history
+  shift 2
+  "$DBGAUGE" load --db "$url" -w tpcb --scale 1 --drop -q --no-results
+  "$DBGAUGE" run --db "$url" -w tpcb -c 2 -T 8s -P 1s --json "$TMP/kill.json" > "$TMP/kill.out" 2> "$TMP/kill.err" &
+  pid=$!
+  while n=$(grep -c ' tps ' "$TMP/kill.out" 2>/dev/null); [ "${n:-0}" -lt 2 ]; do
+    kill -0 "$pid" 2>/dev/null || { cat "$TMP/kill.err" >&2; fail "the run ended before its sessions were killed"; }
+    [ $((waited += 1)) -lt 600 ] || fail "no interval line in 60 s"
+    sleep 0.1
+  done
+  killed=$("$killfn")
+  set +e; wait "$pid"; local rc=$?; set -e
+  [ "$rc" = 0 ] || { cat "$TMP/kill.err" >&2; fail "exit $rc after the sessions were killed"; }
+  [ "${killed:-0}" -ge 3 ] || fail "ended $killed sessions: expected both terminals' and the monitor's"
+  grep -q "reconnecting" "$TMP/kill.err" || fail "the lost connections were not reported: $(cat "$TMP/kill.err")"
+  python3 - "$TMP/kill.json" <<'PY' || fail "the run after its sessions were killed"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ivs = d["intervals"]
+assert d["monitor"]["reconnects"] >= 2 and d["run"]["complete"], (d["monitor"], d["run"]["complete"])
+k = max(i for i, iv in enumerate(ivs) if iv["reconnects"] > 0)
+assert any(iv["transactions"] > 0 for iv in ivs[k + 1:]), [(iv["t_s"], iv["transactions"]) for iv in ivs]
+# the monitor's own session was ended too: it opened another, the last interval has figures
+assert ivs[-1]["cache_hit_pct"] is not None and ivs[-1]["db_size_bytes"] is not None, ivs[-1]
+PY
+  committed=$(json "$TMP/kill.json" "d['totals']['transactions'] + d['warmup']['transactions'] + d['drain']['transactions']")
+  unknown=$(json "$TMP/kill.json" "d['totals']['unknown_outcome'] + d['warmup']['unknown_outcome'] + d['drain']['unknown_outcome']")
+  history=$("$@")
+  [ "$history" -ge "$committed" ] && [ "$history" -le $((committed + unknown)) ] ||
+    fail "history rows $history, committed $committed, outcome unknown $unknown"
+  "$DBGAUGE" check --db "$url" -w tpcb >"$TMP/check.out" 2>&1 || { cat "$TMP/check.out" >&2; fail "check after the kill"; }
+  note "ODBC sessions killed: $killed ended, $(json "$TMP/kill.json" "d['monitor']['reconnects']") reconnects, committed $committed, history $history, unknown $unknown"
 }

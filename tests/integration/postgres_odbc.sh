@@ -3,7 +3,9 @@
 # the backend conformance body (error classes: a deadlock and a serialization failure
 # retried, bad SQL as the driver's SQLSTATE and text), tpcb with the committed count equal
 # to the history rows, PostgreSQL's dialect and statistics (cache hits, database size),
-# and no password in the output.
+# no password in the output, and sessions the server ends mid-run (pg_terminate_backend
+# of those with the run's application_name, set through psqlODBC's pqopt): reconnected,
+# the monitor's too.
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/odbc.bash"
 native=$(need_server postgres)
@@ -12,6 +14,10 @@ url=$(odbc_from_url "$native" "PostgreSQL Unicode")
 "$DG_CONFORMANCE" "$url"
 odbc_tpcb "$url" psql "$native" -XAtqc "SELECT count(*) FROM pgbench_history"
 odbc_server_figures PostgreSQL
+killer() {
+  psql "$native" -XAtq -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'dgtest_odbc_kill'"
+}
+odbc_killed "$url;pqopt={application_name=dgtest_odbc_kill}" killer psql "$native" -XAtqc "SELECT count(*) FROM pgbench_history"
 pw=$(python3 -c "import sys, urllib.parse as u; print(u.urlsplit(sys.argv[1]).password)" "$native")
 ! grep -q "PWD=$pw" "$TMP/tpcb.json" "$TMP/tpcb.out" || fail "the password is in an output"
-echo "ok: ODBC to PostgreSQL: conformance, tpcb exact"
+echo "ok: ODBC to PostgreSQL: conformance, tpcb exact, killed sessions reconnected"
