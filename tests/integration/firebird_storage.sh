@@ -30,12 +30,14 @@ set +e
 DBGAUGE=$DBGAUGE OUT=$TMP/storage \
   DB1="firebird://SYSDBA:$pw@$FB_HOST:$FB_PORT/$on" LABEL1=forced_writes \
   DB2="firebird://SYSDBA:$pw@$FB_HOST:$FB_PORT/$off" LABEL2=async_writes \
-  WORKLOAD=tpcb SCALE=1 DURATION=1s "$DG_SRC/experiments/storage" >"$TMP/console.out" 2>"$TMP/console.err"
+  WORKLOAD=tpcb SCALE=1 DURATION=1s REPEAT=2 "$DG_SRC/experiments/storage" >"$TMP/console.out" 2>"$TMP/console.err"
 got=$?
 set -e
 [ "$got" = 0 ] || { tail -20 "$TMP/console.err" >&2; fail "experiments/storage exited $got"; }
 n=$(ls "$TMP"/storage/p00*.json | wc -l)
-[ "$n" = 2 ] || fail "experiments/storage wrote $n result files, expected 2"
+[ "$n" = 4 ] || fail "experiments/storage wrote $n result files, expected 2 points x 2 repeats"
+grep -q "^A: 2 runs. B: 2 runs.$" "$TMP/console.out" ||
+  fail "compare did not set each database's repeats side by side: $(grep -n 'runs' "$TMP/console.out")"
 grep -q forced_writes "$TMP/storage/experiment.json" && grep -q async_writes "$TMP/storage/experiment.json" ||
   fail "the labels are not in experiment.json"
 for fmt in text markdown csv json html; do
