@@ -129,6 +129,11 @@ int dg_odbc_error(odbc_conn *c, SQLSMALLINT type, SQLHANDLE handle, const char *
 static const dg_backend_option backend_options[] = {
     {"connect_timeout", "int", 0, 3600, NULL,
      "seconds to log in (SQL_ATTR_LOGIN_TIMEOUT; default: the driver's)"},
+    {"bulk", "enum", 0, 0, "auto|array|values",
+     "bulk path: array (a one-row INSERT executed with parameter arrays, SQL_ATTR_PARAMSET_SIZE), "
+     "values (multi-row INSERT ... VALUES), or auto (default: values on PostgreSQL, always, "
+     "and SQLite, whose drivers run an array row by row; elsewhere arrays where the driver "
+     "takes them)"},
     {NULL, NULL, 0, 0, NULL, NULL},
 };
 
@@ -316,6 +321,7 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
     dg_strbuf cs = DG_STRBUF_INIT;
     dg_sb_add(&cs, url->path ? url->path : "");
     long timeout = -1;
+    const char *bulk = "auto";
     /* ?NAME=VALUE, then --conn NAME=VALUE: attributes of the connection string */
     for (int pass = 0; pass < 2; pass++) {
         int n = pass == 0 ? url->nparams : opts->nsettings;
@@ -323,6 +329,8 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
         for (int i = 0; i < n; i++) {
             if (!strcasecmp(set[i].name, "connect_timeout"))
                 timeout = atol(set[i].value);
+            else if (!strcasecmp(set[i].name, "bulk"))
+                bulk = set[i].value;
             else
                 add_attr(&cs, set[i].name, set[i].value);
         }
@@ -343,7 +351,11 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
 
     odbc_conn *c = xcalloc(1, sizeof *c);
     c->autocommit = true;
+    c->arrays = -1;
     c->login_timeout = timeout;
+    c->bulk = !strcasecmp(bulk, "array") ? DG_ODBC_BULK_ARRAY
+              : !strcasecmp(bulk, "values") ? DG_ODBC_BULK_VALUES
+                                            : DG_ODBC_BULK_AUTO;
     c->connstr = xstrdup(dg_sb_str(&cs)); /* to open the session again (dg_odbc_reopen) */
     memset((char *)dg_sb_str(&cs), 0, strlen(dg_sb_str(&cs))); /* it may hold the password */
     dg_sb_free(&cs);
@@ -1004,6 +1016,7 @@ const dg_backend dg_backend_odbc = {
     .bulk_begin = dg_odbc_bulk_begin,
     .bulk_row = dg_odbc_bulk_row,
     .bulk_end = dg_odbc_bulk_end,
+    .bulk_path = dg_odbc_bulk_path,
     .stats = dg_odbc_stats,
     .server_info = dg_odbc_server_info,
     .table_exists = dg_odbc_table_exists,

@@ -35,6 +35,7 @@
     X(SQLGetConnectAttr) \
     X(SQLGetDiagRec) \
     X(SQLGetInfo) \
+    X(SQLGetStmtAttr) \
     X(SQLMoreResults) \
     X(SQLNumResultCols) \
     X(SQLPrepare) \

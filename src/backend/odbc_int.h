@@ -23,6 +23,10 @@ typedef enum odbc_engine {
     DG_ODBC_SQLITE,
 } odbc_engine;
 
+/* The bulk path (?bulk=): parameter arrays, multi-row VALUES, or arrays where the driver
+ * takes them (odbc_load.c). */
+typedef enum { DG_ODBC_BULK_AUTO, DG_ODBC_BULK_ARRAY, DG_ODBC_BULK_VALUES } dg_odbc_bulk_kind;
+
 typedef struct odbc_conn {
     dg_conn base;
     SQLHDBC dbc;
@@ -42,6 +46,10 @@ typedef struct odbc_conn {
     char *connstr;              /* owned, wiped at close: the connection string, password
                                    included, to open the session again (dg_odbc_reopen) */
     long login_timeout;         /* ?connect_timeout= (-1: the driver's) */
+    dg_odbc_bulk_kind bulk;     /* as asked (?bulk=) */
+    int arrays;                 /* the driver takes parameter arrays: 1 yes, 0 no, -1 not
+                                   tried yet (dg_odbc_bulk_path tries) */
+    char arrays_why[256];       /* why not, when not */
     _Atomic(SQLHSTMT) active;   /* the statement executing now (SQLCancel's target) */
     atomic_bool interrupted;
 } odbc_conn;
@@ -68,6 +76,9 @@ int dg_odbc_query_ints(odbc_conn *c, const char *sql, const char *param, int64_t
 int dg_odbc_reopen(dg_conn *conn, dg_err *err);
 /* False when the driver says the session is dead (SQL_ATTR_CONNECTION_DEAD). */
 bool dg_odbc_alive(dg_conn *conn);
+
+/* The descriptor's bulk_path (odbc_load.c). */
+void dg_odbc_bulk_path(dg_conn *conn, char *path, size_t plen, char *why, size_t wlen);
 
 int dg_odbc_stats(dg_conn *conn, dg_dbstats *out, dg_err *err);
 int dg_odbc_server_info(dg_conn *conn, dg_server_info *out, dg_err *err);

@@ -106,7 +106,10 @@ int dg_odbc_server_info(dg_conn *conn, dg_server_info *out, dg_err *err)
     snprintf(drv, sizeof drv, "%s %s", c->driver, c->driver_ver);
     dg_server_info_add(out, "odbc_driver", drv);
     dg_server_info_add(out, "odbc_dbms", c->dbms);
-    dg_server_info_add(out, "bulk_path", "multi-row INSERT through ODBC");
+    char path[128], why[300];
+    dg_odbc_bulk_path(conn, path, sizeof path, why, sizeof why);
+    dg_server_info_add(out, "bulk_path", path);
+    dg_server_info_add(out, "bulk_why", why);
     dg_server_info_add(out, "connection", "odbc");
     return 0;
 }

@@ -13,6 +13,11 @@ odbc=$(odbc_from_url "$url" "MariaDB Unicode")
 "$DG_CONFORMANCE" "$odbc"
 odbc_tpcb "$odbc" q "SELECT count(*) FROM pgbench_history"
 odbc_server_figures MariaDB
+# Connector/ODBC sends a parameter array as one bulk request: the default path (the
+# conformance body's bulk tests above went through it)
+[ "$(json "$TMP/tpcb.json" "d['server']['settings']['bulk_path']")" = "parameter arrays of 1000 rows" ] ||
+  fail "bulk path through Connector/ODBC: $(json "$TMP/tpcb.json" "d['server']['settings']")"
+"$DG_CONFORMANCE" "$odbc?bulk=values" > "$TMP/values.out" 2>&1 || { cat "$TMP/values.out" >&2; fail "conformance with bulk=values"; }
 ctl="$DG_SRC/scripts/servers/mysql.sh"
 env=$("$ctl" env 2>/dev/null || true)
 if grep -qxF "export DG_TEST_MYSQL_URL=$url" <<<"$env"; then

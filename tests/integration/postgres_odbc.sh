@@ -14,6 +14,12 @@ url=$(odbc_from_url "$native" "PostgreSQL Unicode")
 "$DG_CONFORMANCE" "$url"
 odbc_tpcb "$url" psql "$native" -XAtqc "SELECT count(*) FROM pgbench_history"
 odbc_server_figures PostgreSQL
+# psqlODBC runs an array row by row and leaves its plan behind: multi-row VALUES, even
+# when arrays are asked for, and the load says why
+"$DBGAUGE" load --db "$url" --conn bulk=array -w tpcb --scale 1 --drop --json "$TMP/arr.json" > "$TMP/arr.out" 2>&1 ||
+  fail "load with bulk=array: $(cat "$TMP/arr.out")"
+grep -q "bulk path: multi-row INSERT of up to 200 rows: psqlODBC runs each row of a parameter array .*bulk=array is not taken" "$TMP/arr.out" ||
+  fail "bulk=array through psqlODBC: $(grep 'bulk path' "$TMP/arr.out")"
 killer() {
   psql "$native" -XAtq -c "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'dgtest_odbc_kill'"
 }

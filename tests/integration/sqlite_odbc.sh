@@ -8,8 +8,21 @@ source "$(dirname "$0")/odbc.bash"
 odbc_need SQLite3
 url="odbc:DRIVER={SQLite3};Database=$TMP/o.db"
 "$DG_CONFORMANCE" "odbc:DRIVER={SQLite3};Database=$TMP/conf.db"
+# the bulk tests through parameter arrays (bulk=array; auto takes multi-row VALUES here)
+"$DG_CONFORMANCE" "odbc:DRIVER={SQLite3};Database=$TMP/conf2.db?bulk=array"
 odbc_tpcb "$url" sqlite3 "$TMP/o.db" "SELECT count(*) FROM pgbench_history"
 [ "$(json "$TMP/tpcb.json" "d['server']['version'].split()[0]")" = SQLite ] || fail "server.version: not SQLite"
+# the load's path and why: VALUES by default, arrays when asked (the same rows either way)
+for b in auto array; do
+  "$DBGAUGE" load --db "$url" --conn bulk=$b -w tpcb --scale 1 --drop --json "$TMP/bulk-$b.json" > "$TMP/bulk-$b.out" 2>&1 ||
+    fail "load with bulk=$b: $(cat "$TMP/bulk-$b.out")"
+  [ "$(sqlite3 "$TMP/o.db" "SELECT count(*), sum(abalance), count(filler) FROM pgbench_accounts")" = "100000|0|100000" ] ||
+    fail "bulk=$b: the accounts loaded"
+done
+grep -q "bulk path: multi-row INSERT of up to 200 rows: the SQLite driver runs each row of a parameter array" "$TMP/bulk-auto.out" ||
+  fail "bulk=auto's path: $(grep 'bulk path' "$TMP/bulk-auto.out")"
+[ "$(json "$TMP/bulk-array.json" "d['load']['bulk_path']['path'] == d['server']['settings']['bulk_path'] == 'parameter arrays of 1000 rows'")" = True ] ||
+  fail "bulk=array in the result: $(json "$TMP/bulk-array.json" "d['load'].get('bulk_path')")"
 
 "$DBGAUGE" run --db "$url" -w tables --tables 4 --rows 2000 -T 1s --reload -q --json "$TMP/t.json" >/dev/null ||
   fail "the tables workload through ODBC"
