@@ -232,7 +232,7 @@ static const optdef optdefs[] = {
 
     {"drop", 0, K_FLAG, NULL, DG_CMD_LOAD, "drop the workload's tables first if they exist", F(drop),
      0, 0, 0, 0},
-    {"jobs", 'j', K_INT, "N", RUNLOAD, "parallel load jobs (default 1)", F(jobs), 0, 0, 1, 1024},
+    {"jobs", 'j', K_INT, "N", RUNLOAD, "parallel load jobs (default: 1 on SQLite; on a server the machine's cores, at most 4)", F(jobs), 0, 0, 1, 1024},
     {"no-table-stats", 0, K_FLAG, NULL, RESULTS,
      "skip reading the loaded tables' and indexes' statistics (a full pass over a large "
      "SQLite or Firebird database)",
@@ -519,7 +519,7 @@ static void set_defaults(dg_options *o)
     o->duration_ns = 30 * DG_NS_PER_S;
     o->interval_ns = 10 * DG_NS_PER_S;
     o->max_tries = 10;
-    o->jobs = 1;
+    o->jobs = 0; /* the session picks: dg_load_default_jobs */
     o->results_dir = "results";
     o->repeat = 1;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static void info(const dg_session_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void info(const dg_session_config *cfg, const char *fmt, ...)
@@ -49,6 +50,14 @@ static dg_connopts connopts(const dg_session_config *cfg, bool bulk)
 }
 
 /* ---- connect -------------------------------------------------------------------------------- */
+
+int dg_load_default_jobs(const dg_conn *conn)
+{
+    if (!(conn->caps & DG_CAP_CONCURRENT_WRITERS))
+        return 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 4 ? 4 : (int)n;
+}
 
 int dg_session_connect(const dg_session_config *cfg, bool bulk, dg_conn **out, dg_err *err)
 {
@@ -253,7 +262,9 @@ int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load_o
     ld.url = cfg->db;
     ld.connopts = &co;
     ld.conn = conn;
-    ld.jobs = cfg->jobs > 0 ? cfg->jobs : 1;
+    ld.jobs = cfg->jobs > 0 ? cfg->jobs : dg_load_default_jobs(conn);
+    if (cfg->jobs <= 0 && ld.jobs > 1)
+        info(cfg, "%d parallel load jobs (this machine's cores, at most 4; -j N to choose)", ld.jobs);
     ld.seed = cfg->seed;
     ld.scale = wl->scale;
     load_ctx lc;

@@ -60,7 +60,7 @@ typedef struct dg_session_config {
     bool reload;                    /* drop the workload's tables and load them again */
     bool no_load;                   /* fail instead of loading an empty database */
     uint64_t size_bytes;            /* pick the scale from the size model (0: wl->scale) */
-    int jobs;                       /* parallel load jobs */
+    int jobs;                       /* parallel load jobs; 0: dg_load_default_jobs */
     bool no_table_stats;            /* skip dg_object_stats after the load */
 
     /* run */
@@ -137,5 +137,10 @@ int dg_session_prepare(const dg_session_config *cfg, dg_conn *conn, dg_prepare_m
  * the steps that finished (the caller marks its document incomplete); conn may then be
  * unusable (interrupted) and must only be closed. */
 int dg_session_load(const dg_session_config *cfg, dg_conn *conn, json_t **load, dg_err *err);
+
+/* Parallel load jobs when none were asked: 1 for an engine with one writer at a time
+ * (SQLite), else this machine's online cores, at most 4 (they generate the rows; a
+ * server takes several writers). */
+int dg_load_default_jobs(const dg_conn *conn);
 
 #endif

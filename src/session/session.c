@@ -544,7 +544,9 @@ static json_t *load_document(const dg_session_config *cfg, dg_conn *conn, json_t
         .backend = conn->be->name,
         .db = conn->url_redacted,
         .seed = cfg->seed,
-        .jobs = cfg->jobs > 0 ? cfg->jobs : 1,
+        .jobs = load && json_integer_value(json_object_get(load, "jobs")) > 0
+                    ? (int)json_integer_value(json_object_get(load, "jobs"))
+                    : cfg->jobs > 0 ? cfg->jobs : 1,
         .started_at = started,
         .stop_reason = reason,
         .command = cfg->command_line,
