@@ -300,6 +300,12 @@ typedef struct dg_dialect {
     const char *octet_length_open, *octet_length_close; /* around a text or XML column:
                                     its length in bytes ({octet_length COL}) */
     int max_params;          /* bind parameters per statement */
+    /* Beginning a transaction at an isolation level (index DG_ISO_DEFAULT ..
+     * DG_ISO_SERIALIZABLE), [0] read-write or [1] read-only: the statements, in order ([1]
+     * NULL when one does it). Shared by the engine's native backend and the ODBC backend,
+     * which begin its transactions in its own SQL. [..][..][0] NULL: the backend begins in
+     * a way of its own (SQLite: BEGIN IMMEDIATE for a writer; Firebird: a TPB). */
+    const char *begin[4][2][2];
 } dg_dialect;
 
 /* ---- capabilities ------------------------------------------------------------------- */

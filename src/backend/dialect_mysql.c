@@ -61,4 +61,14 @@ const dg_dialect dg_dialect_mysql = {
     .octet_length_open = "OCTET_LENGTH(",
     .octet_length_close = ")",
     .max_params = 65535,
+    /* the level applies to the next transaction only, so it goes before each */
+    .begin = {
+        {{"START TRANSACTION"}, {"START TRANSACTION READ ONLY"}},
+        {{"SET TRANSACTION ISOLATION LEVEL READ COMMITTED", "START TRANSACTION"},
+         {"SET TRANSACTION ISOLATION LEVEL READ COMMITTED", "START TRANSACTION READ ONLY"}},
+        {{"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION"},
+         {"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", "START TRANSACTION READ ONLY"}},
+        {{"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "START TRANSACTION"},
+         {"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE", "START TRANSACTION READ ONLY"}},
+    },
 };

@@ -57,4 +57,10 @@ const dg_dialect dg_dialect_postgres = {
     .octet_length_open = "octet_length(CAST(",
     .octet_length_close = " AS text))",
     .max_params = 65535,
+    .begin = {
+        {{"BEGIN"}, {"BEGIN READ ONLY"}},
+        {{"BEGIN ISOLATION LEVEL READ COMMITTED"}, {"BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"}},
+        {{"BEGIN ISOLATION LEVEL REPEATABLE READ"}, {"BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"}},
+        {{"BEGIN ISOLATION LEVEL SERIALIZABLE"}, {"BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"}},
+    },
 };

@@ -1228,21 +1228,28 @@ static int my_exec(dg_conn *conn, const char *sql, dg_err *err)
 
 /* ---- transactions ---------------------------------------------------------------------- */
 
+/* The dialect's statements that begin a transaction, joined into one text per level and
+ * access (the connection runs multi-statement texts): one round trip each. */
+static char begin_text[4][2][128];
+static pthread_once_t begin_once = PTHREAD_ONCE_INIT;
+
+static void join_begin(void)
+{
+    for (int i = 0; i < 4; i++)
+        for (int ro = 0; ro < 2; ro++) {
+            const char *const *q = dg_dialect_mysql.begin[i][ro];
+            snprintf(begin_text[i][ro], sizeof begin_text[i][ro], "%s%s%s", q[0],
+                     q[1] ? "; " : "", q[1] ? q[1] : "");
+        }
+}
+
 static int my_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
 {
-    static const char *const sql[4][2] = {
-        {"START TRANSACTION", "START TRANSACTION READ ONLY"},
-        {"SET TRANSACTION ISOLATION LEVEL READ COMMITTED; START TRANSACTION",
-         "SET TRANSACTION ISOLATION LEVEL READ COMMITTED; START TRANSACTION READ ONLY"},
-        {"SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION",
-         "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION READ ONLY"},
-        {"SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; START TRANSACTION",
-         "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE; START TRANSACTION READ ONLY"},
-    };
+    pthread_once(&begin_once, join_begin);
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
-    return dg_mysql_exec_sql((my_conn *)conn, sql[iso][tx && tx->read_only], false, err);
+    return dg_mysql_exec_sql((my_conn *)conn, begin_text[iso][tx && tx->read_only], false, err);
 }
 
 static int my_commit(dg_conn *conn, dg_err *err)

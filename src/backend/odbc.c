@@ -862,35 +862,18 @@ static int tx_sql(odbc_conn *c, const char *sql, const char *what, dg_err *err)
 /* BEGIN in the engine's own words (as its native backend says it). */
 static int begin_sql(odbc_conn *c, const dg_txopts *tx, dg_err *err)
 {
-    static const char *const pg[4][2] = {
-        {"BEGIN", "BEGIN READ ONLY"},
-        {"BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"},
-        {"BEGIN ISOLATION LEVEL REPEATABLE READ", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"},
-        {"BEGIN ISOLATION LEVEL SERIALIZABLE", "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"},
-    };
-    static const char *const my_iso[4] = {
-        NULL, "SET TRANSACTION ISOLATION LEVEL READ COMMITTED",
-        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ",
-        "SET TRANSACTION ISOLATION LEVEL SERIALIZABLE",
-    };
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
-    bool ro = tx && tx->read_only;
+    /* the engine's own statements, as its native backend runs them (the dialect's), one at
+       a time: no multi-statement option needed */
+    const char *const *q = c->base.dialect->begin[iso][tx && tx->read_only];
     int rc = 0;
-    switch (c->engine) {
-    case DG_ODBC_POSTGRES:
-        rc = tx_sql(c, pg[iso][ro], "begin", err);
-        break;
-    case DG_ODBC_MYSQL: /* one statement at a time: no multi-statement option needed */
-        if (my_iso[iso])
-            rc = tx_sql(c, my_iso[iso], "begin", err);
-        if (rc == 0)
-            rc = tx_sql(c, ro ? "START TRANSACTION READ ONLY" : "START TRANSACTION", "begin", err);
-        break;
-    default: /* SQLite: the write lock up front for a writer, as the native backend */
+    if (q[0]) {
+        for (int i = 0; i < 2 && q[i] && rc == 0; i++)
+            rc = tx_sql(c, q[i], "begin", err);
+    } else { /* SQLite: the write lock up front for a writer, as the native backend */
         rc = tx_sql(c, tx && tx->write ? "BEGIN IMMEDIATE" : "BEGIN", "begin", err);
-        break;
     }
     if (rc == 0)
         c->in_sql_tx = true;

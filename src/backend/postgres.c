@@ -1125,15 +1125,10 @@ static int pg_exec(dg_conn *conn, const char *sql, dg_err *err)
 
 static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
 {
-    static const char *const sql[4][2] = {
-        {"BEGIN", "BEGIN READ ONLY"},
-        {"BEGIN ISOLATION LEVEL READ COMMITTED", "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"},
-        {"BEGIN ISOLATION LEVEL REPEATABLE READ", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"},
-        {"BEGIN ISOLATION LEVEL SERIALIZABLE", "BEGIN ISOLATION LEVEL SERIALIZABLE READ ONLY"},
-    };
     int iso = tx && tx->isolation >= DG_ISO_DEFAULT && tx->isolation <= DG_ISO_SERIALIZABLE
                   ? (int)tx->isolation
                   : 0;
+    const char *begin = dg_dialect_postgres.begin[iso][tx && tx->read_only][0];
     pg_conn *c = (pg_conn *)conn;
     if (c->pipeline && PQpipelineStatus(c->pg) == PQ_PIPELINE_OFF &&
         PQtransactionStatus(c->pg) == PQTRANS_IDLE) {
@@ -1141,14 +1136,14 @@ static int pg_begin(dg_conn *conn, const dg_txopts *tx, dg_err *err)
             return dg_postgres_fill_error(c, NULL, NULL, err);
         c->in_pipe = true;
         c->pending = 0;
-        if (!pipe_send(c, sql[iso][tx && tx->read_only])) {
+        if (!pipe_send(c, begin)) {
             bool broken;
             PQclear(pipe_finish(c, &broken));
             return dg_postgres_fill_error(c, NULL, NULL, err);
         }
         return 0;
     }
-    return dg_postgres_exec_sql(c, sql[iso][tx && tx->read_only], false, NULL, err);
+    return dg_postgres_exec_sql(c, begin, false, NULL, err);
 }
 
 static int pg_commit(dg_conn *conn, dg_err *err)

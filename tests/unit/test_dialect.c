@@ -307,6 +307,29 @@ static void test_sqlite_facts(void)
     DG_CHECK(d->max_params > 0);
 }
 
+/* The statements that begin a transaction, shared by the native backends and ODBC: every
+ * level and access of the server dialects has them, a read-only one says so, a level is
+ * named; SQLite and Firebird begin in their own way (NULL). */
+static void test_begin(void)
+{
+    static const char *const levels[4] = {NULL, "READ COMMITTED", "REPEATABLE READ", "SERIALIZABLE"};
+    for (int d = D_PG; d <= D_MYSQL; d++)
+        for (int iso = 0; iso < 4; iso++)
+            for (int ro = 0; ro < 2; ro++) {
+                const char *const *q = dialects[d]->begin[iso][ro];
+                const char *last = q[1] ? q[1] : q[0];
+                DG_CHECK(q[0] != NULL);
+                DG_CHECK(!strncmp(last, d == D_PG ? "BEGIN" : "START TRANSACTION", 5));
+                DG_CHECK((strstr(last, "READ ONLY") != NULL) == (ro == 1));
+                if (levels[iso])
+                    DG_CHECK(strstr(q[0], levels[iso]) != NULL);
+                else
+                    DG_CHECK(q[1] == NULL && !strstr(q[0], "ISOLATION"));
+            }
+    DG_CHECK(dialects[D_SQLITE]->begin[0][0][0] == NULL);
+    DG_CHECK(dialects[D_FB]->begin[0][0][0] == NULL);
+}
+
 #ifdef DG_TEST_KNOWN_BUGS
 /* Known bugs (src/backend/dialect.c): dialect.h says anything but the listed markers is an
  * error, but sscanf() lets trailing junk, a missing space and negative sizes through:
@@ -356,6 +379,7 @@ int main(void)
     DG_RUN(test_format_numeric);
     DG_RUN(test_insert);
     DG_RUN(test_sqlite_facts);
+    DG_RUN(test_begin);
 #ifdef DG_TEST_KNOWN_BUGS
     DG_RUN(test_known_bugs);
 #endif
