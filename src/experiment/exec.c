@@ -3,8 +3,9 @@
  * server settings and hooks around a quiet session, its result file, its status in
  * experiment.json and its summary line.
  *
- * Layout: signals, hooks, server settings (--server-ctl), the summary line, one point's
- * session, and dg_sweep_exec, which checks every point first and then runs them in order.
+ * Layout: signals, hooks, server settings (--server-ctl: set per point, put back as they
+ * were at the end), the summary line, one point's session, and dg_sweep_exec, which
+ * checks every point first and then runs them in order.
  */
 #include "experiment/exec.h"
 
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -142,6 +144,82 @@ static int set_server(const char *server_ctl, const dg_sweep *s, const dg_sweep_
         return -1;
     snprintf(applied, applied_len, "%s", key);
     return 0;
+}
+
+/* The server's recorded settings before the sweep (`CMD settings`: NAME=VALUE lines), to
+ * put back at its end. */
+typedef struct server_before {
+    bool known;         /* `CMD settings` answered */
+    int n;
+    struct {
+        char name[64];
+        char value[128];
+    } set[MAX_SERVER];
+} server_before;
+
+static void read_settings(const char *ctl, server_before *out)
+{
+    memset(out, 0, sizeof *out);
+    char *cmd = xasprintf("%s settings", ctl);
+    fflush(stdout);
+    FILE *p = popen(cmd, "r");
+    free(cmd);
+    if (!p)
+        return;
+    char line[256];
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        char *eq = strchr(line, '=');
+        if (!eq || eq == line || out->n == MAX_SERVER)
+            continue;
+        *eq = '\0';
+        snprintf(out->set[out->n].name, sizeof out->set[0].name, "%s", line);
+        snprintf(out->set[out->n].value, sizeof out->set[0].value, "%s", eq + 1);
+        out->n++;
+    }
+    int st = pclose(p);
+    out->known = st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+/* Puts the varied server settings back as they were before the sweep (set, or unset when
+ * none was recorded; names compared ignoring case, as PostgreSQL and Firebird do) and
+ * restarts the server once; says what it did, or why it could not. */
+static void restore_server(const char *ctl, const dg_sweep *s, const server_before *before)
+{
+    if (!before->known) {
+        dg_log_warn("the server keeps the last point's settings: '%s settings' (which lists "
+                    "the recorded settings) failed before the sweep, so what they were is "
+                    "unknown",
+                    ctl);
+        return;
+    }
+    char said[1024] = "";
+    size_t n = 0;
+    int rc = 0;
+    for (int p = 0; p < s->nparams && rc == 0; p++) {
+        const char *name = s->params[p].name;
+        if (strncmp(name, "server.", 7))
+            continue;
+        name += 7;
+        const char *was = NULL;
+        for (int i = 0; i < before->n && !was; i++)
+            if (!strcasecmp(before->set[i].name, name))
+                was = before->set[i].value;
+        char *args = was ? xasprintf("set %s %s", name, was) : xasprintf("unset %s", name);
+        rc = run_ctl(ctl, args);
+        free(args);
+        if (n < sizeof said)
+            n += (size_t)snprintf(said + n, sizeof said - n, "%s%s %s", n ? ", " : "", name,
+                                  was ? was : "(not set: the server's default)");
+    }
+    if (rc == 0)
+        rc = run_ctl(ctl, "restart");
+    if (rc == 0)
+        printf("server settings as before the sweep: %s; server restarted\n", said);
+    else
+        dg_log_warn("the server's settings could not all be put back as before the sweep (%s)",
+                    said);
+    fflush(stdout);
 }
 
 static void summary_line(const dg_sweep *s, const dg_sweep_point *pt, const char *path)
@@ -403,6 +481,13 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
     }
     char last_key[2400] = "";
     char server_applied[1024] = "";
+    bool server_changed = false; /* a point set the server's settings: restored at the end */
+    server_before before = {.known = false};
+    bool any_server = false;
+    for (int p = 0; p < s.nparams; p++)
+        any_server |= !strncmp(s.params[p].name, "server.", 7);
+    if (any_server && x->server_ctl)
+        read_settings(x->server_ctl, &before);
     bool any_bad = false;
     for (int i = 0; i < s.npoints && !interrupted; i++) {
         dg_sweep_point *pt = &s.points[i];
@@ -435,8 +520,10 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
         json_decref(point);
         dg_setting server[MAX_SERVER];
         int nserver = 0;
-        if (set_server(x->server_ctl, &s, pt, server_applied, sizeof server_applied, server,
-                       &nserver) != 0 ||
+        int srv = set_server(x->server_ctl, &s, pt, server_applied, sizeof server_applied,
+                             server, &nserver);
+        server_changed |= nserver > 0; /* tried: a failed set may have changed some */
+        if (srv != 0 ||
             run_hook(&s, pt, x->before_each, "--before-each") != 0) {
             pt->status = DG_POINT_FAILED;
             pt->exit = 1;
@@ -474,6 +561,8 @@ int dg_sweep_exec(const dg_sweep_exec_config *x)
             dg_log_error("%s", err.msg);
     }
     dg_signals_restore(&saved);
+    if (server_changed)
+        restore_server(x->server_ctl, &s, &before);
     if (interrupted) {
         printf("sweep interrupted: continue with 'dbgauge sweep ... --output-dir %s --resume'\n", dir);
         status = 2;

@@ -51,8 +51,11 @@ for f in "$TMP"/sw/p*.json; do
   [ "$(json "$f" "d['sweep']['params']['server.ServerMode']")" = "$want" ] || fail "sweep.params"
 done
 [ "$n" = 3 ] || fail "expected 3 points, found $n"
-# the server is left with the last point's settings
-grep -q '^ServerMode=Classic$' <("$CTL" settings) || fail "the server script does not hold the last mode"
+# the varied settings are put back as they were before the sweep (not recorded), the one
+# recorded before it and not varied stays, the server is restarted, and the sweep says so
+[ "$("$CTL" settings)" = "WireCrypt=Enabled" ] || fail "settings after the sweep: $("$CTL" settings)"
+grep -qx "server settings as before the sweep: ServerMode (not set: the server's default), DefaultDbCachePages (not set: the server's default); server restarted" "$TMP/out" ||
+  fail "the sweep did not say it restored the settings: $(cat "$TMP/out")"
 if grep -rq "$pass@" "$TMP/sw" "$TMP/out" "$TMP/err"; then fail "a password reached the sweep's files"; fi
 
 # refused before anything runs: no --server-ctl, a bad name, a value with a space
