@@ -470,19 +470,27 @@ json_t *dg_doc_run_document(const dg_doc_run *run, const dg_server_info *si,
     json_t *doc = dg_result_new();
     json_object_set_new(doc, "run", dg_doc_run_json(run));
     json_t *server = dg_doc_server_json(si);
+    dg_doc_server_ctl_add(server, ctl);
+    json_object_set_new(doc, "server", server);
+    json_object_set_new(doc, "host", dg_doc_host_json(host));
+    return doc;
+}
+
+void dg_doc_server_ctl_add(json_t *server, const dg_doc_server_ctl *ctl)
+{
     if (ctl && ctl->n) {
-        json_t *req = json_object(), *eff = json_object();
+        json_t *req = json_object(), *eff = json_object(), *ver = json_object();
         for (int i = 0; i < ctl->n; i++) {
             const char *name = ctl->requested[i].name, *v = ctl->effective[i];
             json_object_set_new(req, name, json_string(ctl->requested[i].value));
             json_object_set_new(eff, name, v ? json_string(v) : json_null());
+            /* false: applied through the control command, but the server cannot be asked */
+            json_object_set_new(ver, name, json_boolean(v != NULL));
         }
         json_object_set_new(server, "requested", req);
         json_object_set_new(server, "effective", eff);
+        json_object_set_new(server, "verified", ver);
     }
-    json_object_set_new(doc, "server", server);
-    json_object_set_new(doc, "host", dg_doc_host_json(host));
-    return doc;
 }
 
 json_t *dg_doc_sweep_extra(const json_t *point)

@@ -240,6 +240,9 @@ typedef struct dg_doc_server_ctl {
  * "host"} (what the UI's begin callback shows). ctl NULL: no server settings asked. */
 json_t *dg_doc_run_document(const dg_doc_run *run, const dg_server_info *si,
                             const dg_doc_server_ctl *ctl, const dg_hostinfo *host);
+/* Adds "requested", "effective" and "verified" to a document's "server" object (nothing
+ * when ctl is NULL or asks nothing). */
+void dg_doc_server_ctl_add(json_t *server, const dg_doc_server_ctl *ctl);
 
 /* A workload's own figure (tpmC ...), in "workload_metrics" and "workload_metric_units". */
 typedef struct dg_doc_metric {

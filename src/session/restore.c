@@ -16,6 +16,7 @@
 #include "monitor/sysstat.h"
 #include "results/doc.h"
 #include "results/result.h"
+#include "session/session.h"
 #include "session/restore_log.h"
 
 #include <errno.h>
@@ -707,6 +708,8 @@ static json_t *document(const dg_session_config *cfg, const dg_url *u, dg_conn *
     dg_hostinfo h;
     dg_host_info(conn ? conn->data_path : NULL, &h);
     json_t *doc = dg_doc_load_document(&run, &si, &h, load, cfg->extra);
+    if (!reason)
+        dg_session_server_ctl_json(conn, &si, cfg, json_object_get(doc, "server"));
     json_t *r = json_object_get(doc, "run");
     json_object_set_new(r, "workload_hash", json_null());
     json_object_set_new(r, "scale_unit", json_null());

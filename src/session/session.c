@@ -510,6 +510,10 @@ static void read_server_settings(dg_conn *conn, const dg_server_info *si, const 
         if (rc != 0) {
             if (rc != DG_E_UNSUPPORTED)
                 dg_log_warn("cannot read back server setting %s: %s", s->name, e.msg);
+            else
+                dg_log_info("server setting %s=%s: applied, not verified (%s tells no client "
+                            "its value; server.verified.%s is false)",
+                            s->name, s->value, conn->be->name, s->name);
             continue;
         }
         eff_ptr[i] = v;
@@ -523,6 +527,21 @@ static void read_server_settings(dg_conn *conn, const dg_server_info *si, const 
 static void on_signal(int signo)
 {
     dg_run_request_stop(signo);
+}
+
+void dg_session_server_ctl_json(dg_conn *conn, const dg_server_info *si,
+                                const dg_session_config *cfg, json_t *server)
+{
+    int nss = cfg->nserver_settings;
+    if (nss <= 0 || !conn)
+        return;
+    char (*effective)[SETTING_BYTES] = xcalloc((size_t)nss, sizeof *effective);
+    const char **eff_ptr = xcalloc((size_t)nss, sizeof *eff_ptr);
+    read_server_settings(conn, si, cfg, effective, eff_ptr);
+    dg_doc_server_ctl ctl = {.n = nss, .requested = cfg->server_settings, .effective = eff_ptr};
+    dg_doc_server_ctl_add(server, &ctl);
+    free(eff_ptr);
+    free(effective);
 }
 
 /* The document of a load (kind "load"): the server, the host and the "load" object
@@ -554,7 +573,10 @@ static json_t *load_document(const dg_session_config *cfg, dg_conn *conn, json_t
     };
     dg_hostinfo h;
     dg_host_info(conn->data_path, &h);
-    return dg_doc_load_document(&run, &si, &h, load, cfg->extra);
+    json_t *doc = dg_doc_load_document(&run, &si, &h, load, cfg->extra);
+    if (!reason)
+        dg_session_server_ctl_json(conn, &si, cfg, json_object_get(doc, "server"));
+    return doc;
 }
 
 static const char *stop_reason(void)

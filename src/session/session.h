@@ -37,6 +37,11 @@ int dg_session_load_doc(const dg_session_config *cfg, json_t **doc, dg_session_s
 /* Runs the whole session. On 0, *doc is the complete result document (run.complete
  * tells whether the run itself completed: an interrupted or aborted run still returns 0
  * and a document). On failure (DG_E_*), *doc is NULL, err says why and *stage where. */
+/* What a sweep point had --server-ctl set (cfg->server_settings), read back from the
+ * server: "requested", "effective" and "verified" added to a document's "server". */
+void dg_session_server_ctl_json(dg_conn *conn, const dg_server_info *si,
+                                const dg_session_config *cfg, json_t *server);
+
 int dg_session_run(const dg_session_config *cfg, json_t **doc, dg_session_stage *stage,
                    dg_err *err);
 

@@ -24,6 +24,7 @@ for f in "$TMP"/sw/p*.json; do
     got=$(json "$f" "d['server']['effective']['$s']")
     note "$(basename "$f"): $s asked $want, server shows $got"
     [ "$got" = "$want" ] || fail "$(basename "$f"): $s asked $want, the server runs $got"
+    [ "$(json "$f" "d['server']['verified']['$s']")" = True ] || fail "$(basename "$f"): $s not verified"
   done
 done
 [ "$n" = 2 ] || fail "expected 2 points, found $n"

@@ -102,6 +102,9 @@ chmod +x "$TMP/ctl.sh"
   --before-each "rm -f $TMP/w.db" --repeat 2 -o "$TMP/sw" -- sqlite3 "$TMP/w.db" ".read $TMP/dump.sql" \
   >"$TMP/sw.out" 2>"$TMP/sw.err" || { cat "$TMP/sw.err" >&2; fail "the restore sweep exited $?"; }
 [ "$(grep -c 'restored in' "$TMP/sw.out")" = 4 ] || fail "the sweep's points: $(cat "$TMP/sw.out")"
+# SQLite cannot be asked a "governor": applied through the command, not verified
+[ "$(json "$TMP/sw/p001-server.governor=powersave-r1.json" "d['server']['requested']['governor'], d['server']['effective']['governor'], d['server']['verified']['governor']")" = "powersave None False" ] ||
+  fail "server.verified: $(json "$TMP/sw/p001-server.governor=powersave-r1.json" "d['server']")"
 [ "$(cat "$TMP/ctl.log")" = "$(printf 'settings\nset governor powersave\nrestart\nset governor performance\nrestart\nunset governor\nrestart')" ] ||
   fail "--server-ctl calls: $(cat "$TMP/ctl.log")"
 "$DBGAUGE" compare --metric load_seconds,load_speed "$TMP"/sw/p001-*-r1.json "$TMP"/sw/p002-*-r1.json >"$TMP/cmp" ||
