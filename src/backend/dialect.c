@@ -3,6 +3,7 @@
 
 #include "core/log.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +128,38 @@ void dg_sql_add_pk(const dg_dialect *d, const char *table, const char *name, con
         dg_sb_printf(out, "ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY (%s)", table, name, cols);
     else
         dg_sb_printf(out, "CREATE UNIQUE INDEX %s ON %s (%s)", name, table, cols);
+}
+
+double dg_cache_bytes(const char *setting, const char *value, const char *page_size)
+{
+    if (!setting || !value || !*value)
+        return -1;
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || !isfinite(v))
+        return -1;
+    double page = page_size ? strtod(page_size, NULL) : 0;
+    if (!strcmp(setting, "shared_buffers")) { /* PostgreSQL: binary units; none = 8 kB pages */
+        while (*end == ' ')
+            end++;
+        static const struct {
+            const char *unit;
+            double mult;
+        } units[] = {{"kB", 1024.0}, {"MB", 1048576.0}, {"GB", 1073741824.0}, {"TB", 1099511627776.0}};
+        if (!*end)
+            return v * 8192;
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+            if (!strcmp(end, units[i].unit))
+                return v * units[i].mult;
+        return -1;
+    }
+    if (*end)
+        return -1;
+    if (!strcmp(setting, "innodb_buffer_pool_size"))
+        return v;
+    if (!strcmp(setting, "cache_size")) /* SQLite */
+        return v < 0 ? -v * 1024 : page > 0 ? v * page : -1;
+    if (!strcmp(setting, "page_buffers")) /* Firebird */
+        return page > 0 ? v * page : -1;
+    return -1;
 }

@@ -35,6 +35,14 @@ char *dg_sql_renderx(const dg_dialect *d, const char *tmpl);
  * bulk paths that insert row by row. */
 void dg_sql_insert(const char *table, const char *const *cols, int ncols, dg_strbuf *out);
 
+/* The engine's page cache in bytes from its cache setting (dg_dialect.cache_setting) as the
+ * server facts show it: PostgreSQL's shared_buffers ("128MB", "16GB", or a count of 8 kB
+ * pages), MariaDB's innodb_buffer_pool_size (bytes), SQLite's cache_size (pages of
+ * page_size, or KiB when negative), Firebird's page_buffers (pages of page_size).
+ * page_size: the database page's size as text (NULL when not known). -1 when it cannot
+ * be told. */
+double dg_cache_bytes(const char *setting, const char *value, const char *page_size);
+
 /* Renders the CREATE TABLE template (ending with its closing parenthesis) of a table a
  * loader fills. With pk_cols, where the primary key is the table's storage order (dialect
  * pk_at_create: InnoDB), the key is declared here, and loaders that write in key order skip

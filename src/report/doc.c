@@ -6,6 +6,7 @@
 
 #include "core/strbuf.h"
 #include "core/xalloc.h"
+#include "report/numfmt.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -322,6 +323,22 @@ dg_rep_table *dg_rep_chart_table(const dg_rep_chart *c)
     }
     free(xs);
     free(wh);
+    /* what the chart says beside its lines: its note, and its marks (events, the cache and
+       RAM on a size axis), at their x */
+    dg_strbuf note = DG_STRBUF_INIT;
+    if (c->note)
+        dg_sb_add(&note, c->note);
+    for (int i = 0; i < c->nmarks; i++) {
+        char x[64];
+        dg_sb_printf(&note, "%s%s at %s %s", note.len ? (i ? "; " : ". Marked: ") : "Marked: ",
+                     c->marks[i].label, c->x.label ? c->x.label : "x",
+                     dg_rep_fmt_num(c->marks[i].x, 2, x, sizeof x));
+        if (c->x.unit)
+            dg_sb_printf(&note, " %s", c->x.unit);
+    }
+    if (note.len)
+        t->note = dg_sb_take(&note);
+    dg_sb_free(&note);
     return t;
 }
 

@@ -9,6 +9,7 @@
 #include "report/grid.h"
 
 #include "core/strbuf.h"
+#include "core/units.h"
 #include "core/xalloc.h"
 #include "stats/ci.h"
 #include "report/numfmt.h"
@@ -283,6 +284,59 @@ static double scale_size(const sweep *w, int k, int vi)
     return isfinite(loaded) ? loaded : isfinite(before) ? before : NAN;
 }
 
+/* The smallest of a figure over the sweep's runs (NaN: none has it): the machine's RAM
+ * (host.ram_bytes) or the engine's cache (server.cache_bytes). */
+static double runs_min(const sweep *w, const char *path)
+{
+    double v = INFINITY;
+    for (int i = 0; i < w->s->nruns; i++) {
+        double x = num(w->s->runs[i].doc, path);
+        if (x > 0)
+            v = fmin(v, x);
+    }
+    return isfinite(v) ? v : NAN;
+}
+
+/* On a size axis, the regime's bounds: the engine's cache and the machine's RAM as
+ * vertical marks where they lie among the sizes; outside them, a note says where (the
+ * growth study asks whether the database outgrew memory). */
+static void size_bounds(const sweep *w, dg_rep_chart *c, double minsize, double maxsize,
+                        double div)
+{
+    const struct {
+        const char *path, *what;
+    } b[] = {{"server.cache_bytes", "the server's cache"}, {"host.ram_bytes", "this machine's RAM"}};
+    dg_strbuf note = DG_STRBUF_INIT;
+    if (c->note)
+        dg_sb_printf(&note, "%s ", c->note);
+    bool said = false;
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        double v = runs_min(w, b[i].path);
+        if (!isfinite(v))
+            continue;
+        char sz[32];
+        dg_format_size((uint64_t)v, sz, sizeof sz);
+        if (v >= minsize && v <= maxsize) {
+            char *label = xasprintf("%s (%s)", b[i].what, sz);
+            dg_rep_mark_add(c, v / div, label);
+            free(label);
+            continue;
+        }
+        dg_sb_printf(&note, "%s%s (%s) is %s every size drawn", said ? "; " : "",
+                     b[i].what, sz, v > maxsize ? "above" : "below");
+        said = true;
+    }
+    double ram = runs_min(w, "host.ram_bytes");
+    if (said && ram > maxsize)
+        dg_sb_add(&note, ": every point's data fits in memory");
+    if (said) {
+        dg_sb_add(&note, ".");
+        free(c->note);
+        c->note = dg_sb_take(&note);
+    }
+    dg_sb_free(&note);
+}
+
 static bool is_cache_param(const char *name)
 {
     return strstr(name, "cache") || strstr(name, "buffer") || strstr(name, "pool");
@@ -407,6 +461,12 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
         }
     free(order);
     free(runs);
+    if (by_size) {
+        double minsize = INFINITY;
+        for (int j = 0; j < px->nvals; j++)
+            minsize = fmin(minsize, sizes[j]);
+        size_bounds(w, c, minsize, maxsize, div);
+    }
     free(sizes);
     if (!cat)
         dg_rep_chart_autolog(c, true, 10);

@@ -483,6 +483,13 @@ static json_t *chart_json(const dg_rep_chart *c)
                           series);
     if (c->y2.label)
         json_object_set_new(o, "y2", axis_json(&c->y2));
+    if (c->nmarks) { /* vertical marks: events, the cache and RAM on a size axis */
+        json_t *marks = json_array();
+        for (int i = 0; i < c->nmarks; i++)
+            json_array_append_new(marks, json_pack("{s:o, s:s}", "x", jnum(c->marks[i].x),
+                                                   "label", c->marks[i].label));
+        json_object_set_new(o, "marks", marks);
+    }
     return o;
 }
 

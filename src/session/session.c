@@ -19,6 +19,7 @@
  */
 #include "session/session.h"
 
+#include "backend/dialect.h"
 #include "core/clock.h"
 #include "core/log.h"
 #include "core/signals.h"
@@ -788,6 +789,12 @@ static void begin_document(session_run *s)
     s->doc = dg_doc_run_document(&run, &si, &ctl, &h);
     free(eff_ptr);
     free(effective);
+    const json_t *set = json_object_get(json_object_get(s->doc, "server"), "settings");
+    const char *cname = s->conn->dialect->cache_setting;
+    double cb = dg_cache_bytes(cname, cname ? json_string_value(json_object_get(set, cname)) : NULL,
+                               json_string_value(json_object_get(set, "page_size")));
+    if (cb > 0) /* the engine's cache in bytes: what reports set sizes against */
+        json_object_set_new(json_object_get(s->doc, "server"), "cache_bytes", json_integer((json_int_t)cb));
     if (cfg->ui && cfg->ui->begin)
         cfg->ui->begin(cfg->ui->arg, s->doc);
 }

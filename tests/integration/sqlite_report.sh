@@ -56,6 +56,24 @@ for r in rows:
 c = [i for i in items if i["type"] == "chart" and i["id"] == "sweep-1"][0]
 xs = [p["x"] for p in c["series"][0]["points"]]
 assert len(xs) == 2 and xs[0] < xs[1], xs
+# the regime's bounds on a size axis: SQLite's default cache (2 MB) is below these sizes and
+# the machine's RAM above them, said in the chart's note
+assert "the server's cache (2.0" in c["note"] and "is below every size drawn" in c["note"], c["note"]
+assert "RAM" in c["note"] and "every point's data fits in memory" in c["note"], c["note"]
+PY
+# a cache between the sizes is a vertical mark at its size (3,500 KiB = 3.58 MB)
+"$DBGAUGE" sweep --db "sqlite:$TMP/m.db" -w tpcb --vary scale=1,2 -t 100 --conn cache_size=-3500 \
+  -o "$TMP/s3" -q >/dev/null
+"$DBGAUGE" report --format json "$TMP/s3" >"$TMP/s3.json" || fail "report --format json of s3"
+"$PY" - "$TMP/s3.json" <<'PY' || fail "the cache's mark on the size axis"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = [i for s in d["sections"] for i in s["items"] if i["type"] == "chart" and i["id"] == "sweep-1"][0]
+marks = c.get("marks", [])
+assert len(marks) == 1 and marks[0]["label"] == "the server's cache (3.6 MB)", c
+xs = [p["x"] for p in c["series"][0]["points"]]
+assert xs[0] < marks[0]["x"] < xs[1] and c["x"]["unit"] == "MB" and abs(marks[0]["x"] - 3.584) < 0.01, (xs, marks, c["x"])
+assert "server's cache" not in c["note"], c["note"]
 PY
 
 "$DBGAUGE" report "$TMP/a.json" "$TMP/b.json" >"$TMP/ab.txt" || fail "report a b"

@@ -330,6 +330,25 @@ static void test_begin(void)
     DG_CHECK(dialects[D_FB]->begin[0][0][0] == NULL);
 }
 
+/* The engine's cache in bytes from its setting as server facts show it. */
+static void test_cache_bytes(void)
+{
+    DG_CHECK_NEAR(dg_cache_bytes("shared_buffers", "128MB", NULL), 134217728.0, 0.5);
+    DG_CHECK_NEAR(dg_cache_bytes("shared_buffers", "16GB", NULL), 17179869184.0, 0.5);
+    DG_CHECK_NEAR(dg_cache_bytes("shared_buffers", "8192kB", NULL), 8388608.0, 0.5);
+    DG_CHECK_NEAR(dg_cache_bytes("shared_buffers", "16384", NULL), 134217728.0, 0.5);
+    DG_CHECK(dg_cache_bytes("shared_buffers", "128XB", NULL) < 0);
+    DG_CHECK_NEAR(dg_cache_bytes("innodb_buffer_pool_size", "134217728", NULL), 134217728.0, 0.5);
+    DG_CHECK(dg_cache_bytes("innodb_buffer_pool_size", "128M", NULL) < 0);
+    DG_CHECK_NEAR(dg_cache_bytes("cache_size", "-2000", "4096"), 2048000.0, 0.5);
+    DG_CHECK_NEAR(dg_cache_bytes("cache_size", "1000", "4096"), 4096000.0, 0.5);
+    DG_CHECK(dg_cache_bytes("cache_size", "1000", NULL) < 0);
+    DG_CHECK_NEAR(dg_cache_bytes("page_buffers", "2048", "8192"), 16777216.0, 0.5);
+    DG_CHECK(dg_cache_bytes("page_buffers", "", "8192") < 0);
+    DG_CHECK(dg_cache_bytes(NULL, "1", NULL) < 0);
+    DG_CHECK(dg_cache_bytes("work_mem", "4MB", NULL) < 0);
+}
+
 #ifdef DG_TEST_KNOWN_BUGS
 /* Known bugs (src/backend/dialect.c): dialect.h says anything but the listed markers is an
  * error, but sscanf() lets trailing junk, a missing space and negative sizes through:
@@ -380,6 +399,7 @@ int main(void)
     DG_RUN(test_insert);
     DG_RUN(test_sqlite_facts);
     DG_RUN(test_begin);
+    DG_RUN(test_cache_bytes);
 #ifdef DG_TEST_KNOWN_BUGS
     DG_RUN(test_known_bugs);
 #endif
