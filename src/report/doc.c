@@ -330,7 +330,11 @@ dg_rep_table *dg_rep_chart_table(const dg_rep_chart *c)
         dg_sb_add(&note, c->note);
     for (int i = 0; i < c->nmarks; i++) {
         char x[64];
-        dg_sb_printf(&note, "%s%s at %s %s", note.len ? (i ? "; " : ". Marked: ") : "Marked: ",
+        const char *sep = i ? "; "
+                          : !note.len                             ? "Marked: "
+                          : dg_sb_str(&note)[note.len - 1] == '.' ? " Marked: "
+                                                                  : ". Marked: ";
+        dg_sb_printf(&note, "%s%s at %s %s", sep,
                      c->marks[i].label, c->x.label ? c->x.label : "x",
                      dg_rep_fmt_num(c->marks[i].x, 2, x, sizeof x));
         if (c->x.unit)
