@@ -781,20 +781,15 @@ static void begin_document(session_run *s)
     mix_arrays(cfg->wl, &s->tx_names, &s->tx_weights);
     char started[32];
     dg_doc_run run = run_figures(cfg, s->conn, NULL, s->tx_names, s->tx_weights, started);
-    int nss = cfg->nserver_settings;
-    char (*effective)[SETTING_BYTES] = xcalloc((size_t)nss + 1, sizeof *effective);
-    const char **eff_ptr = xcalloc((size_t)nss + 1, sizeof *eff_ptr);
-    read_server_settings(s->conn, &si, cfg, effective, eff_ptr);
-    dg_doc_server_ctl ctl = {.n = nss, .requested = cfg->server_settings, .effective = eff_ptr};
-    s->doc = dg_doc_run_document(&run, &si, &ctl, &h);
-    free(eff_ptr);
-    free(effective);
-    const json_t *set = json_object_get(json_object_get(s->doc, "server"), "settings");
+    s->doc = dg_doc_run_document(&run, &si, NULL, &h);
+    json_t *server = json_object_get(s->doc, "server");
+    dg_session_server_ctl_json(s->conn, &si, cfg, server); /* what --server-ctl set, read back */
+    const json_t *set = json_object_get(server, "settings");
     const char *cname = s->conn->dialect->cache_setting;
     double cb = dg_cache_bytes(cname, cname ? json_string_value(json_object_get(set, cname)) : NULL,
                                json_string_value(json_object_get(set, "page_size")));
     if (cb > 0) /* the engine's cache in bytes: what reports set sizes against */
-        json_object_set_new(json_object_get(s->doc, "server"), "cache_bytes", json_integer((json_int_t)cb));
+        json_object_set_new(server, "cache_bytes", json_integer((json_int_t)cb));
     if (cfg->ui && cfg->ui->begin)
         cfg->ui->begin(cfg->ui->arg, s->doc);
 }
