@@ -68,9 +68,12 @@ void dg_verdict_decide(const dg_verdict_in *in, dg_verdict *v)
      * (its commits and reads still queue behind the others'); a busy server CPU does */
     bool others_io = known(in->server_disk_share) && in->server_disk_share < 0.1;
     bool cpu_too = srv_cpu_known && in->server_cpu_pct >= 85;
-    if (((known(in->server_disk_util_pct) && in->server_disk_util_pct >= 80) ||
-         (known(in->server_iowait_pct) && in->server_iowait_pct >= 20)) &&
-        !(others_io && cpu_too)) {
+    bool dev_busy = known(in->server_disk_util_pct) && in->server_disk_util_pct >= 80;
+    /* the host's I/O wait is any process's: with no device reading, sampled sessions that
+     * hardly waited on I/O say it was not theirs */
+    bool host_iowait = known(in->server_iowait_pct) && in->server_iowait_pct >= 20 &&
+                       !(known(in->wait_io) && in->wait_io < 0.2);
+    if ((dev_busy || host_iowait) && !(others_io && cpu_too)) {
         bool strong = known(in->server_disk_util_pct) && in->server_disk_util_pct >= 95;
         if (others_io)
             *v = (dg_verdict){"server_disk", "low",

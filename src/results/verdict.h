@@ -14,8 +14,10 @@
  *                      the server not saturated
  *   cluster_conflicts  >= 0.2 cluster conflicts per transaction, or flow control holding
  *                      writes >= 20 % of the time
- *   server_disk        the data device >= 80 % busy, or the server host's I/O wait >= 20 %,
- *                      or the sessions sampled waiting on I/O >= 40 % of their time; when
+ *   server_disk        the data device >= 80 % busy, or the server host's I/O wait >= 20 %
+ *                      (unless the sessions sampled waited on I/O < 20 % of their time: the
+ *                      host's wait was then other processes'), or the sessions sampled
+ *                      waiting on I/O >= 40 % of their time; when
  *                      the server's processes moved under a tenth of the device's bytes
  *                      (others kept it busy), only with the server's CPU below 85 %, and
  *                      at low confidence

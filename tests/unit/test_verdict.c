@@ -118,6 +118,15 @@ static void test_rules(void)
     expect(&in, "lock_waits", "high");
     in.wait_lock = 0.35;
     expect(&in, "lock_waits", "medium");
+    /* the host's I/O wait (a neighbour's) against sessions that hardly waited on I/O: the
+     * sessions decide (a loaded CI host: iowait 21 %, Lock 59 %, IO 11 %) */
+    in.wait_lock = 0.59, in.wait_io = 0.11, in.wait_client = 0.25, in.wait_cpu = 0.04;
+    in.server_iowait_pct = 21;
+    expect(&in, "lock_waits", "high");
+    in.wait_io = 0.3; /* theirs too: the host's wait counts */
+    expect(&in, "server_disk", "medium");
+    in.server_iowait_pct = NAN;
+    in.wait_lock = 0.35, in.wait_io = 0.05, in.wait_client = 0.2;
     in.wait_cpu = 0.45; /* running more than waiting on locks: not the locks */
     expect(&in, "not_enough_evidence", NULL);
     in.server_disk_util_pct = 90; /* a busy disk comes first (holders wait on their commits) */
