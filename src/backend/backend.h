@@ -259,6 +259,11 @@ typedef struct dg_dialect {
     const char *analyze_frozen_prefix; /* the same for a table loaded through bulk_begin_whole
                                           (rows written frozen: no VACUUM needed); NULL: as
                                           analyze_prefix */
+    const char *analyze_suffix; /* after the table name (Db2's RUNSTATS, a command inside a
+                                   quoted string: its options and the closing quote); NULL:
+                                   none */
+    const char *analyze_name;   /* the load step's name ("runstats"); NULL: the prefix's words
+                                   in lower case ("vacuum analyze") */
     bool analyze_columns;    /* the statement takes a column list after the table name */
     bool parallel_ddl;       /* DDL on different tables may run on several connections at once
                                 (index builds of a load on --jobs connections) */
@@ -330,7 +335,8 @@ enum {
     DG_CAP_NONBLOCKING = 1u << 4,        /* a connection opened on a fiber never blocks its
                                             thread: every wait goes through dg_wait_fd
                                             (core/wait.h), so the events engine can run many
-                                            terminals on one thread */    DG_CAP_NO_LOGIN = 1u << 6,           /* the engine has no users or passwords (SQLite):
+                                            terminals on one thread */
+    DG_CAP_NO_LOGIN = 1u << 6,           /* the engine has no users or passwords (SQLite):
                                             the default password (--password-file,
                                             DBGAUGE_PASSWORD) is not given to its URLs */
 };

@@ -23,6 +23,9 @@
 /* The dialects of the engines dbgauge speaks natively, for any backend that reaches one
  * (the native backend, or ODBC to that engine). */
 extern const dg_dialect dg_dialect_postgres, dg_dialect_mysql, dg_dialect_sqlite;
+/* Engines dbgauge reaches through ODBC only, their dialects written from the engines'
+ * manuals and not verified on a real server (the backend marks them so). */
+extern const dg_dialect dg_dialect_db2, dg_dialect_cubrid;
 
 /* Appends the rendering of tmpl to out. Returns 0 or DG_E_INVAL (unknown marker). */
 int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err *err);

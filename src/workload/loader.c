@@ -283,10 +283,11 @@ static int analyze_unit(dg_loader *ld, dg_conn *conn, int unit, void *arg, dg_er
             return rc;
         }
     }
+    const char *suffix = conn->dialect->analyze_suffix ? conn->dialect->analyze_suffix : "";
     if (a->cols)
-        snprintf(sql, sizeof sql, "%s%s (%s)", a->prefix, a->tables[unit], a->cols);
+        snprintf(sql, sizeof sql, "%s%s (%s)%s", a->prefix, a->tables[unit], a->cols, suffix);
     else
-        snprintf(sql, sizeof sql, "%s%s", a->prefix, a->tables[unit]);
+        snprintf(sql, sizeof sql, "%s%s%s", a->prefix, a->tables[unit], suffix);
     rc = dg_exec(conn, sql, err);
     if (rc)
         dg_err_prefix(err, "%s %s", a->name, a->tables[unit]);
@@ -304,7 +305,7 @@ int dg_loader_analyze_cols(dg_loader *ld, const char *const *tables, const char 
     /* the step is named after what runs: "analyze", "vacuum analyze", "analyze table" */
     char name[64];
     size_t n = 0;
-    for (const char *p = prefix; *p && n + 1 < sizeof name; p++)
+    for (const char *p = d->analyze_name ? d->analyze_name : prefix; *p && n + 1 < sizeof name; p++)
         name[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
     while (n > 0 && name[n - 1] == ' ')
         n--;
