@@ -22,10 +22,12 @@
 #include "backend/dialect.h"
 #include "backend/odbc_int.h"
 
+#include "core/log.h"
 #include "core/strbuf.h"
 #include "core/xalloc.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +70,9 @@ static dg_errclass classify(const odbc_conn *c, const char *st, SQLINTEGER nativ
         return DG_EC_RETRY;
     if (c && c->engine == DG_ODBC_MYSQL && (native == 1213 || native == 1205))
         return DG_EC_RETRY; /* deadlock; lock wait timeout (the driver may say HY000) */
+    if (c && c->engine == DG_ODBC_DB2 && (native == -911 || native == -913))
+        return DG_EC_RETRY; /* deadlock or lock timeout: the transaction (or the statement,
+                               57033) rolled back */
     if (c && c->engine == DG_ODBC_SQLITE && (native == 5 || native == 6))
         return DG_EC_RETRY; /* SQLITE_BUSY, SQLITE_LOCKED */
     if (c && c->engine == DG_ODBC_SQLITE && (native == 19 || native == 1555 || native == 2067))
@@ -77,6 +82,9 @@ static dg_errclass classify(const odbc_conn *c, const char *st, SQLINTEGER nativ
     if (!strncmp(st, "08", 2) || !strcmp(st, "57P01") || !strcmp(st, "57P02") ||
         !strcmp(st, "57P03") || !strcmp(st, "HYT01"))
         return DG_EC_CONN_LOST;
+    if (c && c->engine == DG_ODBC_DB2 && (native == -30081 || native == -1224 ||
+                                          native == -30108))
+        return DG_EC_CONN_LOST; /* communication error; the agent ended; rerouted */
     if (c && c->engine == DG_ODBC_MYSQL && (native == 2006 || native == 2013))
         return DG_EC_CONN_LOST; /* server gone away; lost connection during a query */
     if (!strncmp(st, "23", 2))
@@ -187,6 +195,10 @@ static odbc_engine engine_of(const char *dbms)
         return DG_ODBC_MYSQL;
     if (strstr(low, "sqlite"))
         return DG_ODBC_SQLITE;
+    if (!strncmp(low, "db2", 3)) /* "DB2/LINUXX8664", "DB2/NT64", "DB2" (z/OS) */
+        return DG_ODBC_DB2;
+    if (strstr(low, "cubrid"))
+        return DG_ODBC_CUBRID;
     return DG_ODBC_OTHER;
 }
 
@@ -219,6 +231,20 @@ static const dg_dialect odbc_generic_dialect = {
     .alter_add_pk = true,
     .max_params = 32767,
 };
+
+/* SQLite's dialect as its ODBC driver can serve it: the driver (libsqliteodbc) runs an
+ * UPDATE or DELETE as a statement without a result set, so the rows a RETURNING clause
+ * gives never reach the client; the workloads then read before they write, as on
+ * engines without RETURNING. */
+static dg_dialect odbc_sqlite_dialect;
+static pthread_once_t sqlite_dialect_once = PTHREAD_ONCE_INIT;
+
+static void sqlite_dialect_init(void)
+{
+    odbc_sqlite_dialect = dg_dialect_sqlite;
+    odbc_sqlite_dialect.update_returning = false;
+    odbc_sqlite_dialect.delete_returning = false;
+}
 
 static void odbc_close(dg_conn *conn);
 static int odbc_exec(dg_conn *conn, const char *sql, dg_err *err);
@@ -278,7 +304,9 @@ static void own_handles(odbc_conn *c)
     /* the engines dbgauge knows begin and end transactions in their own SQL, on a handle
        kept for it: the driver's autocommit switch costs round trips of its own (Connector/
        ODBC sends SET autocommit both ways) */
-    if (c->engine != DG_ODBC_OTHER &&
+    bool own_sql = c->engine == DG_ODBC_POSTGRES || c->engine == DG_ODBC_MYSQL ||
+                   c->engine == DG_ODBC_SQLITE;
+    if (own_sql &&
         !dg_odbc_ok(dg_odbc.SQLAllocHandle(SQL_HANDLE_STMT, c->dbc, &c->txh)))
         c->txh = NULL;
 }
@@ -379,15 +407,30 @@ static int odbc_connect(const dg_url *url, const dg_connopts *opts, dg_conn **ou
         c->base.caps |= DG_CAP_CONCURRENT_WRITERS;
         break;
     case DG_ODBC_SQLITE:
-        c->base.dialect = &dg_dialect_sqlite;
+        pthread_once(&sqlite_dialect_once, sqlite_dialect_init);
+        c->base.dialect = &odbc_sqlite_dialect;
         c->base.caps |= DG_CAP_EMBEDDED | DG_CAP_NO_LOGIN; /* the driver runs SQLite in-process */
         /* as the native backend: readers do not block the writer (write-ahead log) */
         odbc_exec_quiet(c, "PRAGMA journal_mode = WAL");
+        break;
+    case DG_ODBC_DB2:
+        c->base.dialect = &dg_dialect_db2;
+        c->base.caps |= DG_CAP_CONCURRENT_WRITERS;
+        break;
+    case DG_ODBC_CUBRID:
+        c->base.dialect = &dg_dialect_cubrid;
+        c->base.caps |= DG_CAP_CONCURRENT_WRITERS;
         break;
     case DG_ODBC_OTHER:
         c->base.dialect = &odbc_generic_dialect;
         break;
     }
+    static atomic_bool warned; /* once a process, not once a terminal */
+    if ((c->engine == DG_ODBC_DB2 || c->engine == DG_ODBC_CUBRID) &&
+        !atomic_exchange(&warned, true))
+        dg_log_warn("%s: dbgauge's %s dialect is written from the engine's manual and has "
+                    "not been verified on a real server (docs/backends.md, ODBC)",
+                    c->dbms, c->base.dialect->name);
     own_handles(c);
     *out = &c->base;
     return 0;
@@ -424,6 +467,7 @@ static void odbc_interrupt(dg_conn *conn)
 
 typedef struct odbc_col {
     SQLSMALLINT ctype;  /* SQL_C_SBIGINT, SQL_C_DOUBLE or SQL_C_CHAR */
+    bool own_type;      /* read as text, each value then typed by its own look (SQLite) */
     char name[64];
     SQLLEN ind;
     int64_t i;
@@ -508,7 +552,8 @@ static void close_cursor(odbc_stmt *s)
 }
 
 /* The columns of the result, described once: integers as 64-bit integers, floating point
- * as doubles, everything else (exact decimals with a scale, text, dates) as text. */
+ * as doubles, everything else (exact decimals with a scale, SQLite's NUMERIC, text, dates)
+ * as text. */
 static int describe(odbc_stmt *s, SQLSMALLINT n, dg_err *err)
 {
     odbc_conn *c = (odbc_conn *)s->base.conn;
@@ -541,6 +586,15 @@ static int describe(odbc_stmt *s, SQLSMALLINT n, dg_err *err)
             break;
         default:
             col->ctype = SQL_C_CHAR;
+        }
+        /* SQLite types values, not columns: a NUMERIC column holds 12.34 as readily as 12,
+           and the driver types an expression (SUM) after the first row's value. A number
+           read as the column's type lost its cents (TPC-C's balances no longer added up
+           through the driver); each value is typed by its own text instead, as the
+           native backend types it by SQLite's own value type. */
+        if (c->engine == DG_ODBC_SQLITE && col->ctype != SQL_C_CHAR) {
+            col->ctype = SQL_C_CHAR;
+            col->own_type = true;
         }
         if (col->ctype == SQL_C_CHAR) {
             col->cap = 256;
@@ -741,6 +795,18 @@ static void odbc_column(dg_stmt *st, int i, dg_value *out)
     else {
         col->buf[col->len] = '\0';
         *out = dg_vtext(col->buf, col->len);
+        if (col->own_type && col->len > 0) {
+            char *end = NULL;
+            errno = 0;
+            long long x = strtoll(col->buf, &end, 10);
+            if (!*end && errno == 0) {
+                *out = dg_vint(x);
+            } else {
+                double d = strtod(col->buf, &end);
+                if (!*end)
+                    *out = dg_vdouble(d);
+            }
+        }
     }
 }
 
@@ -976,7 +1042,8 @@ const dg_backend dg_backend_odbc = {
     .schemes = odbc_schemes,
     .url_help = "odbc:DSN=NAME;UID=USER;PWD=PASSWORD or odbc:DRIVER={NAME};SERVER=HOST;...  "
                 "(any engine with an ODBC driver; PostgreSQL, MariaDB/MySQL and SQLite in "
-                "their own dialects)",
+                "their own dialects; Db2 and CUBRID in dialects not yet verified on a real "
+                "server)",
     .caps = DG_CAP_BULK_ATOMIC,
     .dialect = &odbc_generic_dialect,
     .options = backend_options,

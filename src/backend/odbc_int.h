@@ -21,6 +21,8 @@ typedef enum odbc_engine {
     DG_ODBC_POSTGRES,
     DG_ODBC_MYSQL,
     DG_ODBC_SQLITE,
+    DG_ODBC_DB2,    /* dialects written from the manuals, not verified on a real server */
+    DG_ODBC_CUBRID,
 } odbc_engine;
 
 /* The bulk path (?bulk=): parameter arrays, multi-row VALUES, or arrays where the driver

@@ -1,8 +1,10 @@
 /*
  * odbc_stats.c - the ODBC backend's statistics, server facts and table lookups, asked of
  * the engine behind the driver in its own SQL (the native backends' queries, through
- * ODBC): PostgreSQL's pg_stat_database, MariaDB's global status, SQLite's page count. An
- * engine dbgauge does not know tells none (-1): the result then says "not available".
+ * ODBC): PostgreSQL's pg_stat_database, MariaDB's global status, SQLite's page count;
+ * Db2's monitoring table functions (written from its manual, not verified on a server).
+ * An engine dbgauge does not know, and CUBRID, tell none (-1): the result then says "not
+ * available".
  * The statistics are read on the monitor connection, which opens its session again after
  * the server ended it (dg_backend_with_reconnect, through dg_odbc_reopen).
  */
@@ -81,6 +83,38 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
         rc = dg_odbc_query_ints(c, "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
                                 NULL, &out->db_size_bytes, 1, &found, err);
         return rc;
+    case DG_ODBC_DB2:
+        /* the buffer pools' logical and physical reads and writes (data, index, XML) since
+           the database was activated, on every member; the applications' commits and
+           rollbacks; the table spaces' used pages (not verified on a real server) */
+        rc = dg_odbc_query_ints(
+            c,
+            "SELECT SUM(POOL_DATA_L_READS + POOL_INDEX_L_READS + POOL_XDA_L_READS), "
+            "SUM(POOL_DATA_P_READS + POOL_INDEX_P_READS + POOL_XDA_P_READS), "
+            "SUM(POOL_DATA_WRITES + POOL_INDEX_WRITES + POOL_XDA_WRITES) "
+            "FROM TABLE(MON_GET_BUFFERPOOL(NULL, -2)) AS b",
+            NULL, v, 3, &found, err);
+        if (rc == 0 && found) {
+            out->cache_misses = v[1];
+            out->cache_hits = v[0] >= 0 && v[1] >= 0 ? v[0] - v[1] : -1;
+            out->pages_written = v[2];
+        }
+        if (rc == 0)
+            rc = dg_odbc_query_ints(c,
+                                    "SELECT SUM(TOTAL_APP_COMMITS), SUM(TOTAL_APP_ROLLBACKS) "
+                                    "FROM TABLE(MON_GET_WORKLOAD(NULL, -2)) AS w",
+                                    NULL, v, 2, &found, err);
+        if (rc == 0 && found) {
+            out->commits = v[0];
+            out->rollbacks = v[1];
+        }
+        if (rc == 0)
+            rc = dg_odbc_query_ints(c,
+                                    "SELECT SUM(TBSP_USED_PAGES * TBSP_PAGE_SIZE) FROM "
+                                    "TABLE(MON_GET_TABLESPACE(NULL, -2)) AS t",
+                                    NULL, &out->db_size_bytes, 1, &found, err);
+        return rc;
+    case DG_ODBC_CUBRID: /* its statistics are its utilities' (cubrid statdump), not SQL */
     case DG_ODBC_OTHER:
         break;
     }
@@ -138,6 +172,17 @@ int dg_odbc_table_exists(dg_conn *conn, const char *table, bool *out, dg_err *er
     case DG_ODBC_SQLITE:
         sql = "SELECT count(*) FROM sqlite_master WHERE type IN ('table', 'view') "
               "AND name = ? COLLATE NOCASE";
+        break;
+    case DG_ODBC_DB2: /* unquoted names fold to upper case; the current schema only */
+        for (char *p = lower; *p; p++)
+            *p = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+        sql = "SELECT COUNT(*) FROM SYSCAT.TABLES WHERE TABSCHEMA = CURRENT SCHEMA AND "
+              "TABNAME = ? AND TYPE IN ('T', 'V')";
+        table = lower;
+        break;
+    case DG_ODBC_CUBRID: /* names are kept in lower case */
+        sql = "SELECT COUNT(*) FROM db_class WHERE class_name = ? AND is_system_class = 'NO'";
+        table = lower;
         break;
     case DG_ODBC_OTHER: {
         /* the driver's catalog: the table in any schema the user sees */
