@@ -224,6 +224,8 @@ typedef enum dg_proc_style {
                          SELECT's result set (MariaDB, MySQL) */
     DG_PROC_PSQL,     /* PSQL selectable procedures, which cannot end a transaction: the
                          client begins and commits it (Firebird 3) */
+    DG_PROC_SQLPL,    /* SQL PL procedures that commit, results as a result set opened at
+                         their end (Db2; written from its manual, not verified) */
 } dg_proc_style;
 
 typedef enum dg_limit_style {

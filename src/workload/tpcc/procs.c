@@ -20,6 +20,8 @@
  * comma-separated lists); PSQL selectable procedures in a transaction the client begins
  * and ends with txn.c's options, since Firebird's cannot end one (Firebird 3; the lists
  * comma-separated, the unused item an exception caught inside, its work undone). On
+ * Db2's SQL PL (written from its manual, not verified on a server) are the SQL/PSM ones in
+ * Db2's words: no START TRANSACTION, the result a result set opened after the COMMIT. On
  * PostgreSQL Stock-Level and Order-Status read at the session's isolation (its default,
  * READ COMMITTED, is what txn.c asks for Stock-Level); MariaDB's set READ COMMITTED /
  * READ ONLY as txn.c does.
@@ -525,6 +527,313 @@ static const char *const psm_calls[] = {
     "CALL dg_tpcc_stock_level(?, ?, ?)",
 };
 
+/* ---- SQL PL (Db2) ----------------------------------------------------------------------------- */
+
+/* Db2's SQL PL, written from the Db2 11.5 SQL reference and not verified on a server (the
+ * dialect is not; docs/backends.md): the SQL/PSM procedures above in Db2's words. A
+ * transaction begins with the first statement (there is no START TRANSACTION) and the
+ * procedure commits it; the result is a one-row result set (DYNAMIC RESULT SETS 1) opened
+ * after the COMMIT, which would close it; a locking read is WITH RS USE AND KEEP UPDATE
+ * LOCKS; the lists are cut with LOCATE; SUBSTRING with OCTETS, which, unlike SUBSTR, takes
+ * a length past the string's end. */
+
+/* Sets v (INTEGER) to the next element of the comma-separated list l at position p. */
+#define SQLPL_NEXT(v, l, p)                                                                    \
+    "    SET " v " = CAST(SUBSTR(" l ", " p ", LOCATE(',', " l " || ',', " p ") - " p           \
+    ") AS INTEGER);\n"                                                                         \
+    "    SET " p " = LOCATE(',', " l " || ',', " p ") + 1;\n"
+
+static const char *const sqlpl_ddl[] = {
+    /* New-Order */
+    "CREATE PROCEDURE dg_tpcc_new_order(IN p_w INTEGER, IN p_d INTEGER, IN p_c INTEGER,\n"
+    "  IN p_ol_cnt INTEGER, IN p_all_local INTEGER, IN p_items VARCHAR(255),\n"
+    "  IN p_supply VARCHAR(255), IN p_qty VARCHAR(255), IN p_num VARCHAR(255))\n"
+    "LANGUAGE SQL DYNAMIC RESULT SETS 1\n"
+    "body: BEGIN\n"
+    "  DECLARE v_w_tax, v_d_tax, v_disc DECIMAL(4,4);\n"
+    "  DECLARE v_o_id, v_sq, v_item, v_sw, v_q, v_n, k INTEGER;\n"
+    "  DECLARE v_status INTEGER DEFAULT 0;\n"
+    "  DECLARE pos_i, pos_s, pos_q, pos_n INTEGER DEFAULT 1;\n"
+    "  DECLARE v_last VARCHAR(16);\n"
+    "  DECLARE v_credit CHAR(2);\n"
+    "  DECLARE v_price DECIMAL(5,2);\n"
+    "  DECLARE v_iname VARCHAR(24);\n"
+    "  DECLARE v_idata, v_sdata VARCHAR(50);\n"
+    "  DECLARE v_dist CHAR(24);\n"
+    "  DECLARE res CURSOR WITH RETURN TO CLIENT FOR\n"
+    "    SELECT v_status AS status, v_o_id AS o_id FROM SYSIBM.SYSDUMMY1;\n"
+    "  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n"
+    "  SELECT w_tax INTO v_w_tax FROM warehouse WHERE w_id = p_w;\n"
+    "  IF v_w_tax IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: warehouse not found';\n"
+    "  END IF;\n"
+    "  SELECT d_tax, d_next_o_id INTO v_d_tax, v_o_id FROM district\n"
+    "    WHERE d_w_id = p_w AND d_id = p_d WITH RS USE AND KEEP UPDATE LOCKS;\n"
+    "  IF v_o_id IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: district not found';\n"
+    "  END IF;\n"
+    "  UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = p_w AND d_id = p_d;\n"
+    "  SELECT c_discount, c_last, c_credit INTO v_disc, v_last, v_credit FROM customer\n"
+    "    WHERE c_w_id = p_w AND c_d_id = p_d AND c_id = p_c;\n"
+    "  IF v_credit IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: customer not found';\n"
+    "  END IF;\n"
+    "  INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id, o_ol_cnt,\n"
+    "    o_all_local) VALUES (v_o_id, p_d, p_w, p_c, CURRENT TIMESTAMP, NULL, p_ol_cnt,\n"
+    "    p_all_local);\n"
+    "  INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (v_o_id, p_d, p_w);\n"
+    "  SET k = 1;\n"
+    "  WHILE k <= p_ol_cnt DO\n"
+    SQLPL_NEXT("v_item", "p_items", "pos_i")
+    SQLPL_NEXT("v_sw", "p_supply", "pos_s")
+    SQLPL_NEXT("v_q", "p_qty", "pos_q")
+    SQLPL_NEXT("v_n", "p_num", "pos_n")
+    "    SET v_price = NULL, v_sq = NULL;\n"
+    "    SELECT i_price, i_name, i_data INTO v_price, v_iname, v_idata FROM item\n"
+    "      WHERE i_id = v_item;\n"
+    "    IF v_price IS NULL THEN\n"
+    "      ROLLBACK;\n"
+    "      SET v_status = 1;\n"
+    "      OPEN res;\n"
+    "      LEAVE body;\n"
+    "    END IF;\n"
+    "    SELECT s_quantity, s_data, CASE p_d WHEN 1 THEN s_dist_01 WHEN 2 THEN s_dist_02\n"
+    "      WHEN 3 THEN s_dist_03 WHEN 4 THEN s_dist_04 WHEN 5 THEN s_dist_05\n"
+    "      WHEN 6 THEN s_dist_06 WHEN 7 THEN s_dist_07 WHEN 8 THEN s_dist_08\n"
+    "      WHEN 9 THEN s_dist_09 ELSE s_dist_10 END INTO v_sq, v_sdata, v_dist\n"
+    "      FROM stock WHERE s_i_id = v_item AND s_w_id = v_sw\n"
+    "      WITH RS USE AND KEEP UPDATE LOCKS;\n"
+    "    IF v_sq IS NULL THEN\n"
+    "      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: stock (item, warehouse) not found';\n"
+    "    END IF;\n"
+    "    UPDATE stock SET s_quantity = CASE WHEN v_sq >= v_q + 10 THEN v_sq - v_q\n"
+    "        ELSE v_sq - v_q + 91 END, s_ytd = s_ytd + v_q, s_order_cnt = s_order_cnt + 1,\n"
+    "      s_remote_cnt = s_remote_cnt + CASE WHEN v_sw <> p_w THEN 1 ELSE 0 END\n"
+    "      WHERE s_i_id = v_item AND s_w_id = v_sw;\n"
+    "    INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id,\n"
+    "      ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)\n"
+    "      VALUES (v_o_id, p_d, p_w, v_n, v_item, v_sw, NULL, v_q, v_q * v_price, v_dist);\n"
+    "    SET k = k + 1;\n"
+    "  END WHILE;\n"
+    "  COMMIT;\n"
+    "  OPEN res;\n"
+    "END body",
+
+    /* Payment */
+    "CREATE PROCEDURE dg_tpcc_payment(IN p_w INTEGER, IN p_d INTEGER, IN p_c_w INTEGER,\n"
+    "  IN p_c_d INTEGER, IN p_by_name INTEGER, IN p_c INTEGER, IN p_last VARCHAR(16),\n"
+    "  IN p_amount DECIMAL(6,2))\n"
+    "LANGUAGE SQL DYNAMIC RESULT SETS 1\n"
+    "BEGIN\n"
+    "  DECLARE v_c_id, v_n, v_off INTEGER;\n"
+    "  DECLARE v_wname, v_dname VARCHAR(10);\n"
+    "  DECLARE v_ws1, v_ws2, v_wcity, v_ds1, v_ds2, v_dcity VARCHAR(20);\n"
+    "  DECLARE v_wst, v_dst CHAR(2);\n"
+    "  DECLARE v_wzip, v_dzip CHAR(9);\n"
+    "  DECLARE v_first, v_last VARCHAR(16);\n"
+    "  DECLARE v_middle, v_cst, v_credit CHAR(2);\n"
+    "  DECLARE v_cs1, v_cs2, v_ccity VARCHAR(20);\n"
+    "  DECLARE v_czip CHAR(9);\n"
+    "  DECLARE v_phone CHAR(16);\n"
+    "  DECLARE v_since TIMESTAMP;\n"
+    "  DECLARE v_lim, v_bal DECIMAL(12,2);\n"
+    "  DECLARE v_disc DECIMAL(4,4);\n"
+    "  DECLARE v_data VARCHAR(500);\n"
+    "  DECLARE v_found INTEGER;\n"
+    "  DECLARE res CURSOR WITH RETURN TO CLIENT FOR\n"
+    "    SELECT v_c_id AS c_id, v_credit AS c_credit FROM SYSIBM.SYSDUMMY1;\n"
+    "  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n"
+    "  UPDATE warehouse SET w_ytd = w_ytd + p_amount WHERE w_id = p_w;\n"
+    "  SET v_found = NULL;\n"
+    "  SELECT 1, w_name, w_street_1, w_street_2, w_city, w_state, w_zip\n"
+    "    INTO v_found, v_wname, v_ws1, v_ws2, v_wcity, v_wst, v_wzip FROM warehouse\n"
+    "    WHERE w_id = p_w;\n"
+    "  IF v_found IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: warehouse not found';\n"
+    "  END IF;\n"
+    "  UPDATE district SET d_ytd = d_ytd + p_amount WHERE d_w_id = p_w AND d_id = p_d;\n"
+    "  SET v_found = NULL;\n"
+    "  SELECT 1, d_name, d_street_1, d_street_2, d_city, d_state, d_zip\n"
+    "    INTO v_found, v_dname, v_ds1, v_ds2, v_dcity, v_dst, v_dzip FROM district\n"
+    "    WHERE d_w_id = p_w AND d_id = p_d;\n"
+    "  IF v_found IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: district not found';\n"
+    "  END IF;\n"
+    "  SET v_c_id = p_c;\n"
+    "  IF p_by_name = 1 THEN\n"
+    "    SELECT COUNT(*) INTO v_n FROM customer\n"
+    "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_last = p_last;\n"
+    "    IF v_n = 0 THEN\n"
+    "      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: no customer with that last name';\n"
+    "    END IF;\n"
+    "    SET v_off = (v_n + 1) / 2 - 1;\n"
+    "    SELECT c_id INTO v_c_id FROM customer\n"
+    "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_last = p_last\n"
+    "      ORDER BY c_first OFFSET v_off ROWS FETCH FIRST 1 ROWS ONLY;\n"
+    "  END IF;\n"
+    "  SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip,\n"
+    "    c_phone, c_since, c_credit, c_credit_lim, c_discount, c_balance\n"
+    "    INTO v_first, v_middle, v_last, v_cs1, v_cs2, v_ccity, v_cst, v_czip, v_phone,\n"
+    "      v_since, v_credit, v_lim, v_disc, v_bal\n"
+    "    FROM customer WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id\n"
+    "    WITH RS USE AND KEEP UPDATE LOCKS;\n"
+    "  IF v_credit IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: customer not found';\n"
+    "  END IF;\n"
+    "  IF v_credit = 'BC' THEN\n"
+    "    SELECT c_data INTO v_data FROM customer\n"
+    "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
+    "    SET v_data = SUBSTRING(CAST(v_c_id AS VARCHAR(11)) || ' ' ||\n"
+    "      CAST(p_c_d AS VARCHAR(11)) || ' ' || CAST(p_c_w AS VARCHAR(11)) || ' ' ||\n"
+    "      CAST(p_d AS VARCHAR(11)) || ' ' || CAST(p_w AS VARCHAR(11)) || ' ' ||\n"
+    "      CAST(p_amount AS VARCHAR(16)) || ' ' || COALESCE(v_data, ''), 1, 500, OCTETS);\n"
+    "    UPDATE customer SET c_balance = c_balance - p_amount,\n"
+    "      c_ytd_payment = c_ytd_payment + p_amount, c_payment_cnt = c_payment_cnt + 1,\n"
+    "      c_data = v_data WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
+    "  ELSE\n"
+    "    UPDATE customer SET c_balance = c_balance - p_amount,\n"
+    "      c_ytd_payment = c_ytd_payment + p_amount, c_payment_cnt = c_payment_cnt + 1\n"
+    "      WHERE c_w_id = p_c_w AND c_d_id = p_c_d AND c_id = v_c_id;\n"
+    "  END IF;\n"
+    "  INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, h_date, h_amount,\n"
+    "    h_data) VALUES (v_c_id, p_c_d, p_c_w, p_d, p_w, CURRENT TIMESTAMP, p_amount,\n"
+    "    SUBSTRING(COALESCE(v_wname, ''), 1, 10, OCTETS) || '    ' ||\n"
+    "      SUBSTRING(COALESCE(v_dname, ''), 1, 10, OCTETS));\n"
+    "  COMMIT;\n"
+    "  OPEN res;\n"
+    "END",
+
+    /* Order-Status */
+    "CREATE PROCEDURE dg_tpcc_order_status(IN p_w INTEGER, IN p_d INTEGER,\n"
+    "  IN p_by_name INTEGER, IN p_c INTEGER, IN p_last VARCHAR(16))\n"
+    "LANGUAGE SQL DYNAMIC RESULT SETS 1\n"
+    "BEGIN\n"
+    "  DECLARE v_c_id, v_n, v_off, v_o_id, v_carrier INTEGER;\n"
+    "  DECLARE v_lines INTEGER DEFAULT 0;\n"
+    "  DECLARE v_bal DECIMAL(12,2);\n"
+    "  DECLARE v_first, v_last VARCHAR(16);\n"
+    "  DECLARE v_middle CHAR(2);\n"
+    "  DECLARE v_entry TIMESTAMP;\n"
+    "  DECLARE res CURSOR WITH RETURN TO CLIENT FOR\n"
+    "    SELECT v_c_id AS c_id, COALESCE(v_o_id, 0) AS o_id, v_lines AS ol_count\n"
+    "    FROM SYSIBM.SYSDUMMY1;\n"
+    "  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n"
+    "  SET v_c_id = p_c;\n"
+    "  IF p_by_name = 1 THEN\n"
+    "    SELECT COUNT(*) INTO v_n FROM customer\n"
+    "      WHERE c_w_id = p_w AND c_d_id = p_d AND c_last = p_last;\n"
+    "    IF v_n = 0 THEN\n"
+    "      SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: no customer with that last name';\n"
+    "    END IF;\n"
+    "    SET v_off = (v_n + 1) / 2 - 1;\n"
+    "    SELECT c_id INTO v_c_id FROM customer\n"
+    "      WHERE c_w_id = p_w AND c_d_id = p_d AND c_last = p_last\n"
+    "      ORDER BY c_first OFFSET v_off ROWS FETCH FIRST 1 ROWS ONLY;\n"
+    "  END IF;\n"
+    "  SELECT c_balance, c_first, c_middle, c_last INTO v_bal, v_first, v_middle, v_last\n"
+    "    FROM customer WHERE c_w_id = p_w AND c_d_id = p_d AND c_id = v_c_id;\n"
+    "  IF v_bal IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: customer not found';\n"
+    "  END IF;\n"
+    "  SELECT o_id, o_entry_d, o_carrier_id INTO v_o_id, v_entry, v_carrier FROM orders\n"
+    "    WHERE o_w_id = p_w AND o_d_id = p_d AND o_c_id = v_c_id ORDER BY o_id DESC\n"
+    "    FETCH FIRST 1 ROWS ONLY;\n"
+    "  IF v_o_id IS NOT NULL THEN\n"
+    "    BEGIN\n"
+    "      DECLARE done INTEGER DEFAULT 0;\n"
+    "      DECLARE v_i, v_sw, v_q INTEGER;\n"
+    "      DECLARE v_amount DECIMAL(6,2);\n"
+    "      DECLARE v_deliv TIMESTAMP;\n"
+    "      DECLARE ol_cur CURSOR FOR SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount,\n"
+    "        ol_delivery_d FROM order_line WHERE ol_w_id = p_w AND ol_d_id = p_d\n"
+    "        AND ol_o_id = v_o_id;\n"
+    "      DECLARE CONTINUE HANDLER FOR NOT FOUND SET done = 1;\n"
+    "      OPEN ol_cur;\n"
+    "      read_loop: LOOP\n"
+    "        FETCH ol_cur INTO v_i, v_sw, v_q, v_amount, v_deliv;\n"
+    "        IF done = 1 THEN LEAVE read_loop; END IF;\n"
+    "        SET v_lines = v_lines + 1;\n"
+    "      END LOOP read_loop;\n"
+    "      CLOSE ol_cur;\n"
+    "    END;\n"
+    "  END IF;\n"
+    "  COMMIT;\n"
+    "  OPEN res;\n"
+    "END",
+
+    /* Delivery */
+    "CREATE PROCEDURE dg_tpcc_delivery(IN p_w INTEGER, IN p_carrier INTEGER)\n"
+    "LANGUAGE SQL DYNAMIC RESULT SETS 1\n"
+    "BEGIN\n"
+    "  DECLARE d, v_o, v_c, v_tries, v_rows INTEGER;\n"
+    "  DECLARE v_skipped, v_races INTEGER DEFAULT 0;\n"
+    "  DECLARE v_sum DECIMAL(12,2);\n"
+    "  DECLARE res CURSOR WITH RETURN TO CLIENT FOR\n"
+    "    SELECT v_skipped AS skipped, v_races AS races FROM SYSIBM.SYSDUMMY1;\n"
+    "  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n"
+    "  SET d = 1;\n"
+    "  WHILE d <= 10 DO\n"
+    "    SET v_tries = 0;\n"
+    "    race: LOOP\n"
+    "      SET v_o = NULL;\n"
+    "      SELECT no_o_id INTO v_o FROM new_order WHERE no_w_id = p_w AND no_d_id = d\n"
+    "        ORDER BY no_o_id FETCH FIRST 1 ROWS ONLY WITH RS USE AND KEEP UPDATE LOCKS;\n"
+    "      IF v_o IS NULL THEN LEAVE race; END IF;\n"
+    "      DELETE FROM new_order WHERE no_w_id = p_w AND no_d_id = d AND no_o_id = v_o;\n"
+    "      GET DIAGNOSTICS v_rows = ROW_COUNT;\n"
+    "      IF v_rows = 1 THEN LEAVE race; END IF;\n"
+    "      SET v_races = v_races + 1, v_tries = v_tries + 1;\n"
+    "      IF v_tries >= 1000 THEN\n"
+    "        SIGNAL SQLSTATE '40001' SET MESSAGE_TEXT =\n"
+    "          'tpcc: delivery lost 1000 races for the oldest new order';\n"
+    "      END IF;\n"
+    "    END LOOP race;\n"
+    "    IF v_o IS NULL THEN\n"
+    "      SET v_skipped = v_skipped + 1;\n"
+    "    ELSE\n"
+    "      SET v_c = NULL;\n"
+    "      SELECT o_c_id INTO v_c FROM orders WHERE o_w_id = p_w AND o_d_id = d AND o_id = v_o;\n"
+    "      IF v_c IS NULL THEN\n"
+    "        SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: order not found';\n"
+    "      END IF;\n"
+    "      UPDATE orders SET o_carrier_id = p_carrier WHERE o_w_id = p_w AND o_d_id = d\n"
+    "        AND o_id = v_o;\n"
+    "      UPDATE order_line SET ol_delivery_d = CURRENT TIMESTAMP WHERE ol_w_id = p_w\n"
+    "        AND ol_d_id = d AND ol_o_id = v_o;\n"
+    "      SELECT SUM(ol_amount) INTO v_sum FROM order_line WHERE ol_w_id = p_w\n"
+    "        AND ol_d_id = d AND ol_o_id = v_o;\n"
+    "      UPDATE customer SET c_balance = c_balance + COALESCE(v_sum, 0),\n"
+    "        c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = p_w AND c_d_id = d\n"
+    "        AND c_id = v_c;\n"
+    "    END IF;\n"
+    "    SET d = d + 1;\n"
+    "  END WHILE;\n"
+    "  COMMIT;\n"
+    "  OPEN res;\n"
+    "END",
+
+    /* Stock-Level: cursor stability (Db2's read committed), as txn.c asks */
+    "CREATE PROCEDURE dg_tpcc_stock_level(IN p_w INTEGER, IN p_d INTEGER,\n"
+    "  IN p_threshold INTEGER)\n"
+    "LANGUAGE SQL DYNAMIC RESULT SETS 1\n"
+    "BEGIN\n"
+    "  DECLARE v_next, v_low INTEGER;\n"
+    "  DECLARE res CURSOR WITH RETURN TO CLIENT FOR\n"
+    "    SELECT v_low AS low_stock FROM SYSIBM.SYSDUMMY1;\n"
+    "  DECLARE EXIT HANDLER FOR SQLEXCEPTION BEGIN ROLLBACK; RESIGNAL; END;\n"
+    "  SELECT d_next_o_id INTO v_next FROM district WHERE d_w_id = p_w AND d_id = p_d\n"
+    "    WITH CS;\n"
+    "  IF v_next IS NULL THEN\n"
+    "    SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: district not found';\n"
+    "  END IF;\n"
+    "  SELECT COUNT(DISTINCT s_i_id) INTO v_low FROM order_line, stock WHERE ol_w_id = p_w\n"
+    "    AND ol_d_id = p_d AND ol_o_id < v_next AND ol_o_id >= v_next - 20 AND s_w_id = p_w\n"
+    "    AND s_i_id = ol_i_id AND s_quantity < p_threshold WITH CS;\n"
+    "  COMMIT;\n"
+    "  OPEN res;\n"
+    "END",
+};
+
 /* ---- PSQL (Firebird 3) ---------------------------------------------------------------------- */
 
 /* Firebird's procedures cannot end a transaction: the client begins it (with the isolation
@@ -841,6 +1150,27 @@ static int psql_drop(dg_conn *conn, const char *kind, const char *name, dg_err *
     return dg_exec(conn, sql, err);
 }
 
+/* Db2 has no DROP PROCEDURE IF EXISTS: drops procedure `name` of the current schema when
+ * the catalog lists it. */
+static int sqlpl_drop(dg_conn *conn, const char *name, dg_err *err)
+{
+    char upper[64], sql[96];
+    size_t n = strlen(name);
+    for (size_t i = 0; i <= n && i < sizeof upper; i++)
+        upper[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 'a' + 'A' : name[i]);
+    dg_value p = dg_vstr(upper);
+    int64_t count = 0;
+    bool found = false;
+    int rc = dg_query_int(conn,
+                          "SELECT COUNT(*) FROM SYSCAT.ROUTINES WHERE ROUTINESCHEMA = CURRENT "
+                          "SCHEMA AND ROUTINENAME = ? AND ROUTINETYPE = 'P'",
+                          &p, 1, &count, &found, err);
+    if (rc || count == 0)
+        return rc;
+    snprintf(sql, sizeof sql, "DROP PROCEDURE %s", name);
+    return dg_exec(conn, sql, err);
+}
+
 int dg_tpcc_procs_drop(dg_conn *conn, dg_err *err)
 {
     dg_proc_style style = conn->dialect->proc_style;
@@ -851,6 +1181,8 @@ int dg_tpcc_procs_drop(dg_conn *conn, dg_err *err)
     for (int i = 0; i < NPROCS && rc == 0; i++) {
         if (style == DG_PROC_PSQL) {
             rc = psql_drop(conn, "PROCEDURE", proc_names[i], err);
+        } else if (style == DG_PROC_SQLPL) {
+            rc = sqlpl_drop(conn, proc_names[i], err);
         } else {
             snprintf(sql, sizeof sql, "DROP PROCEDURE IF EXISTS %s", proc_names[i]);
             rc = dg_exec(conn, sql, err);
@@ -884,6 +1216,7 @@ int dg_tpcc_procs_install(dg_conn *conn, dg_err *err)
     }
     const char *const *ddl = d->proc_style == DG_PROC_PLPGSQL ? pg_ddl
                              : d->proc_style == DG_PROC_PSQL  ? psql_ddl
+                             : d->proc_style == DG_PROC_SQLPL ? sqlpl_ddl
                                                               : psm_ddl;
     int rc = dg_tpcc_procs_drop(conn, err);
     for (size_t i = 0; d->proc_style == DG_PROC_PSQL && rc == 0 && i < sizeof psql_pre / sizeof psql_pre[0]; i++)
