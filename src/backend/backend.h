@@ -212,6 +212,9 @@ typedef enum dg_xml_style {
                             xmlelement/xmlattributes/xmlagg (PostgreSQL) */
     DG_XML_EXTRACTVALUE, /* ExtractValue(text, xpath) and UpdateXML(text, xpath, new)
                             on text columns, without namespaces (MariaDB, MySQL) */
+    DG_XML_XQUERY,       /* SQL/XML with XQuery: an XML type, XMLQUERY with namespaces
+                            declared in the query, XMLTABLE, XMLCAST, XMLSERIALIZE (Db2
+                            pureXML; written from its manual, not verified) */
 } dg_xml_style;
 
 /* The stored-procedure language a dialect has, for workloads that can run their
@@ -306,6 +309,9 @@ typedef struct dg_dialect {
                                         (MariaDB: "ANALYZE TABLE "); NULL: none */
     const char *octet_length_open, *octet_length_close; /* around a text or XML column:
                                     its length in bytes ({octet_length COL}) */
+    const char *xml_octet_length_open, *xml_octet_length_close; /* the same for a column
+                                    of the XML type ({xml_octet_length COL}: Db2 serialises
+                                    it first); NULL: octet_length_open/close */
     int max_params;          /* bind parameters per statement */
     /* Beginning a transaction at an isolation level (index DG_ISO_DEFAULT ..
      * DG_ISO_SERIALIZABLE), [0] read-write or [1] read-only: the statements, in order ([1]

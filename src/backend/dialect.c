@@ -44,6 +44,13 @@ int dg_sql_render(const dg_dialect *d, const char *tmpl, dg_strbuf *out, dg_err 
             dg_sb_add(out, d->t_xml ? d->t_xml : d->t_blob_text);
         else if (!strncmp(m, "octet_length ", 13) && m[13])
             dg_sb_printf(out, "%s%s%s", d->octet_length_open, m + 13, d->octet_length_close);
+        else if (!strncmp(m, "xml_octet_length ", 17) && m[17])
+            dg_sb_printf(out, "%s%s%s",
+                         d->xml_octet_length_open ? d->xml_octet_length_open
+                                                  : d->octet_length_open,
+                         m + 17,
+                         d->xml_octet_length_open ? d->xml_octet_length_close
+                                                  : d->octet_length_close);
         else if (!strcmp(m, "now"))
             dg_sb_add(out, d->now_expr);
         else if (!strcmp(m, "for_update"))

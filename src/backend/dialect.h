@@ -9,6 +9,7 @@
  *   {numeric P,S} {char N} {varchar N}                   sized types
  *   {now}                                                current timestamp expression
  *   {octet_length COL}                                   a text or XML column's bytes
+ *   {xml_octet_length COL}                               the same, of a column of {xml}
  *   {for_update}                                         locking-read suffix (may be empty)
  *   {limit N}                                            row limit suffix (LIMIT N / ROWS N)
  *

@@ -5,7 +5,8 @@
  * against one). The statements it renders for every built-in workload are in
  * tests/fixtures/dialect/db2.sql (test_dialect_golden).
  *
- * What differs from the ANSI default: a locking read is an isolation clause (WITH RS USE
+ * What differs from the ANSI default: documents in pureXML's XML type, queried with
+ * XQuery inside SQL (XMLQUERY, XMLTABLE: the docs workload's xml-type storage); a locking read is an isolation clause (WITH RS USE
  * AND KEEP UPDATE LOCKS: the update locks held to the commit, where FOR UPDATE under the
  * default cursor stability lets go of a row when the cursor moves on); statistics are
  * RUNSTATS, an administrative command run through SYSPROC.ADMIN_CMD; the catalog
@@ -22,10 +23,9 @@ const dg_dialect dg_dialect_db2 = {
     .t_double = "DOUBLE",
     .t_text = "VARCHAR(4000)",
     .t_timestamp = "TIMESTAMP",
-    /* documents up to 16 MB; pureXML's XML type is not used by any storage yet */
-    .t_blob_text = "CLOB(16M)",
-    .t_xml = "XML",
-    .xml_style = DG_XML_NONE,
+    .t_blob_text = "CLOB(16M)", /* documents up to 16 MB (shredded-keys) */
+    .t_xml = "XML",             /* pureXML: the docs workload's xml-type storage */
+    .xml_style = DG_XML_XQUERY,
     .proc_style = DG_PROC_SQLPL, /* tpcc's procedures (workload/tpcc/procs.c) */
     .t_numeric = "DECIMAL",
     .t_char = "CHAR",
@@ -68,5 +68,7 @@ const dg_dialect dg_dialect_db2 = {
                        "TABNAME = UPPER(?)",
     .octet_length_open = "OCTET_LENGTH(",
     .octet_length_close = ")",
+    .xml_octet_length_open = "OCTET_LENGTH(XMLSERIALIZE(",
+    .xml_octet_length_close = " AS CLOB(16M)))",
     .max_params = 32767,
 };

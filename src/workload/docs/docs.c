@@ -23,7 +23,8 @@
  *   U6 update_security_price the security's LastTrade and PriceToday changed
  * Where the storage has XML in SQL the server does part of the work: xml-type
  * (PostgreSQL) builds Q3's and Q5's elements with SQL/XML and reads Q4's and Q6's values
- * out of the documents with XMLTABLE and xpath(); text-extractvalue (MariaDB) reads Q4's
+ * out of the documents with XMLTABLE and xpath() (Db2: XMLQUERY and XMLTABLE with XQuery,
+ * not verified on a server); text-extractvalue (MariaDB) reads Q4's
  * and Q6's values with ExtractValue and makes U5's and U6's changes with UpdateXML.
  * Ids come from the loaded ranges (uniform), symbols from the loaded securities, sectors
  * from the 11, PE bounds uniform 20-23 / 25-27 and the yield 4-6 (TPoX's). An update
@@ -177,6 +178,38 @@ static const char *const xmltype_sql[S_N] = {
              "WHERE s.sector = ? AND s.pe >= ? AND s.pe < ? AND s.yield_pct > ?",
 };
 
+#define XQ_C "declare namespace c=\"" DOCS_NS_CUSTACC "\"; "
+#define XQ_S "declare namespace s=\"" DOCS_NS_SECURITY "\"; "
+
+/* The same on Db2's pureXML, in XQuery (written from Db2's manual, not verified on a
+ * server): Q5's summary is one XQuery constructor, the elements it makes in no namespace
+ * like the client's; results serialised to text. */
+static const char *const xquery_sql[S_N] = {
+    [S_Q3_SRV] =
+        "SELECT XMLSERIALIZE(XMLELEMENT(NAME \"Customer_Profile\", XMLATTRIBUTES(c.cust_id AS "
+        "\"CUSTOMERID\"), XMLQUERY('" XQ_C "$d/c:Customer/(c:Name | c:DateOfBirth | c:Gender | "
+        "c:CountryOfResidence | c:Languages | c:Addresses | c:EmailAddresses)' PASSING c.doc AS "
+        "\"d\")) AS CLOB(1M)) FROM custacc c WHERE c.cust_id = ?",
+    [S_Q5_SRV] =
+        "SELECT XMLSERIALIZE(XMLQUERY('" XQ_C "let $c := $d/c:Customer return "
+        "<Customer id=\"{$id}\"><Name>{concat($c/c:Name/c:FirstName, \" \", "
+        "$c/c:Name/c:LastName)}</Name>{for $a in $c/c:Accounts/c:Account return "
+        "<Account BALANCE=\"{$a/c:Balance/c:OnlineActualBal}\" ACCOUNT_ID=\"{$a/@id}\">"
+        "<Securities>{for $p in $a/c:Holdings/c:Position return <Name>{data($p/c:Name)}</Name>}"
+        "</Securities></Account>}</Customer>' PASSING c.doc AS \"d\", c.cust_id AS \"id\") "
+        "AS CLOB(1M)) FROM custacc c WHERE c.cust_id = ?",
+    [S_Q6_SRV] = "SELECT 'The open price of the security ' || symbol || ' is ' || "
+                 "XMLCAST(XMLQUERY('" XQ_S "$d/s:Security/s:Price/s:PriceToday/s:Open' "
+                 "PASSING doc AS \"d\") AS VARCHAR(32)) FROM security WHERE symbol = ?",
+    [S_Q4] = "SELECT x.symbol, x.name, x.sec_type, x.sector, x.pe, x.yield FROM security s, "
+             "XMLTABLE(XMLNAMESPACES('" DOCS_NS_SECURITY "' AS \"s\"), '$d/s:Security' "
+             "PASSING s.doc AS \"d\" COLUMNS symbol VARCHAR(16) PATH 's:Symbol', name "
+             "VARCHAR(96) PATH 's:Name', sec_type VARCHAR(24) PATH 's:SecurityType', sector "
+             "VARCHAR(48) PATH 's:SecurityInformation/*/s:Sector', pe DECIMAL(9,2) PATH 's:PE', "
+             "yield DECIMAL(9,2) PATH 's:Yield') AS x "
+             "WHERE s.sector = ? AND s.pe >= ? AND s.pe < ? AND s.yield_pct > ?",
+};
+
 /* Statements of the text-extractvalue storage (MariaDB, MySQL), where they differ. Their
  * XPath has no namespaces: the documents' default namespace leaves names unprefixed. */
 static const char *const extractvalue_sql[S_N] = {
@@ -222,10 +255,14 @@ static const char *const stmt_sql[S_N] = {
     [S_UPD_SEC] = "UPDATE security SET doc = ? WHERE sec_id = ?",
 };
 
-/* The statement s of a storage; NULL when that storage does not use it. */
-static const char *stmt_of(int storage, int s)
+/* The statement s of a storage in dialect d; NULL when that storage does not use it.
+ * *raw: XQuery, whose braces are its own, not template markers (sent as written). */
+static const char *stmt_of(const dg_dialect *d, int storage, int s, bool *raw)
 {
-    const char *const *over = storage == DOCS_ST_XMLTYPE        ? xmltype_sql
+    *raw = storage == DOCS_ST_XMLTYPE && d->xml_style == DG_XML_XQUERY && xquery_sql[s];
+    const char *const *over = storage == DOCS_ST_XMLTYPE && d->xml_style == DG_XML_XQUERY
+                                  ? xquery_sql
+                              : storage == DOCS_ST_XMLTYPE      ? xmltype_sql
                               : storage == DOCS_ST_EXTRACTVALUE ? extractvalue_sql
                                                                 : NULL;
     if (over && over[s])
@@ -295,10 +332,11 @@ static int docs_term_open(dg_workload *wl, const dg_term *tm, void **state, dg_e
         t->val = docs_validator_new(p->schemas);
     int rc = 0;
     for (int i = 0; i < S_N && rc == 0; i++) {
-        const char *tmpl = stmt_of(p->storage, i);
+        bool raw = false;
+        const char *tmpl = stmt_of(t->conn->dialect, p->storage, i, &raw);
         if (!tmpl)
             continue;
-        char *sql = dg_sql_renderx(t->conn->dialect, tmpl);
+        char *sql = raw ? xstrdup(tmpl) : dg_sql_renderx(t->conn->dialect, tmpl);
         rc = dg_prepare(t->conn, sql, &t->s[i], err);
         free(sql);
     }
@@ -956,7 +994,7 @@ static int docs_metrics(dg_workload *wl, const struct dg_txstats *per_type, doub
  * their ratio (above 1: the engine compresses the documents). */
 static int docs_db_metrics(dg_workload *wl, dg_conn *conn, dg_metric *out, int max, dg_err *err)
 {
-    (void)wl;
+    const dg_docs *p = wl->priv;
     static const char *const tables[] = {"custacc", "orders", "security"};
     static const char *const names[][4] = {
         {"custacc_xml_bytes", "custacc_disk_bytes", "custacc_index_bytes", "custacc_xml_per_disk"},
@@ -967,7 +1005,8 @@ static int docs_db_metrics(dg_workload *wl, dg_conn *conn, dg_metric *out, int m
     int n = 0;
     for (int i = 0; i < 3 && n + 4 <= max; i++) {
         char tmpl[96];
-        snprintf(tmpl, sizeof tmpl, "SELECT sum({octet_length doc}) FROM %s", tables[i]);
+        snprintf(tmpl, sizeof tmpl, "SELECT sum({%s doc}) FROM %s",
+                 p->storage == DOCS_ST_XMLTYPE ? "xml_octet_length" : "octet_length", tables[i]);
         char *sql = dg_sql_renderx(conn->dialect, tmpl);
         int64_t xml = 0;
         bool found = false;

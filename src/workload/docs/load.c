@@ -319,7 +319,7 @@ int dg_docs_storage_of(const char *s)
 
 int dg_docs_native_storage(const dg_dialect *d)
 {
-    if (d->xml_style == DG_XML_SQLXML && d->t_xml)
+    if ((d->xml_style == DG_XML_SQLXML || d->xml_style == DG_XML_XQUERY) && d->t_xml)
         return DOCS_ST_XMLTYPE;
     if (d->xml_style == DG_XML_EXTRACTVALUE)
         return DOCS_ST_EXTRACTVALUE;
