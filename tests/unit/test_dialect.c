@@ -67,6 +67,11 @@ static const struct {
      {"SELECT sum(length(CAST(doc AS BLOB))) FROM x",
       "SELECT sum(octet_length(CAST(doc AS text))) FROM x", "SELECT sum(OCTET_LENGTH(doc)) FROM x",
       "SELECT sum(OCTET_LENGTH(doc)) FROM x"}},
+    /* an XML-typed column's length: the text form where the dialect has no other */
+    {"SELECT sum({xml_octet_length doc}) FROM x",
+     {"SELECT sum(length(CAST(doc AS BLOB))) FROM x",
+      "SELECT sum(octet_length(CAST(doc AS text))) FROM x", "SELECT sum(OCTET_LENGTH(doc)) FROM x",
+      "SELECT sum(OCTET_LENGTH(doc)) FROM x"}},
     /* no markers, empty, adjacent markers, a lone '}' */
     {"SELECT 1", {"SELECT 1", "SELECT 1", "SELECT 1", "SELECT 1"}},
     {"", {"", "", "", ""}},
@@ -350,6 +355,32 @@ static void test_cache_bytes(void)
     DG_CHECK(dg_cache_bytes("work_mem", "4MB", NULL) < 0);
 }
 
+/* The dialects of engines reached only through ODBC (built always), where they differ
+ * from the ANSI default: the golden files (test_dialect_golden) hold whole workloads. */
+static void test_odbc_only_dialects(void)
+{
+    static const struct {
+        const dg_dialect *d;
+        const char *tmpl, *want;
+    } cases[] = {
+        {&dg_dialect_db2, "SELECT c FROM t ORDER BY c{limit 1}{for_update}",
+         "SELECT c FROM t ORDER BY c FETCH FIRST 1 ROWS ONLY WITH RS USE AND KEEP UPDATE LOCKS"},
+        {&dg_dialect_db2, "CREATE TABLE x (doc {xml}, t {timestamp}, n {numeric 4,2})",
+         "CREATE TABLE x (doc XML, t TIMESTAMP, n DECIMAL(4,2))"},
+        {&dg_dialect_db2, "SELECT sum({xml_octet_length doc}), sum({octet_length c}) FROM x",
+         "SELECT sum(OCTET_LENGTH(XMLSERIALIZE(doc AS CLOB(16M)))), sum(OCTET_LENGTH(c)) FROM x"},
+        {&dg_dialect_cubrid, "SELECT c FROM t ORDER BY c{limit 1}{for_update}",
+         "SELECT c FROM t ORDER BY c LIMIT 1 FOR UPDATE"},
+        {&dg_dialect_cubrid, "CREATE TABLE x (doc {xml}, t {timestamp}) -- {now}",
+         "CREATE TABLE x (doc STRING, t DATETIME) -- SYS_DATETIME"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = dg_sql_renderx(cases[i].d, cases[i].tmpl);
+        DG_CHECK_STR(got, cases[i].want);
+        free(got);
+    }
+}
+
 #ifdef DG_TEST_KNOWN_BUGS
 /* Known bugs (src/backend/dialect.c): dialect.h says anything but the listed markers is an
  * error, but sscanf() lets trailing junk, a missing space and negative sizes through:
@@ -401,6 +432,7 @@ int main(void)
     DG_RUN(test_sqlite_facts);
     DG_RUN(test_begin);
     DG_RUN(test_cache_bytes);
+    DG_RUN(test_odbc_only_dialects);
 #ifdef DG_TEST_KNOWN_BUGS
     DG_RUN(test_known_bugs);
 #endif
