@@ -15,7 +15,7 @@
 static dg_verdict_in base(void)
 {
     dg_verdict_in in = {
-        .tps = 1000, .rate_tps = 0, .lag_p99_ms = NAN, .self_cpu_pct = 20, .driver_threads = 8,
+        .tps = 1000, .seconds = NAN, .rate_tps = 0, .lag_p99_ms = NAN, .self_cpu_pct = 20, .driver_threads = 8,
         .client_cores = 4, .embedded = false, .server_local = false, .server_cpu_pct = NAN,
         .server_iowait_pct = NAN, .server_disk_util_pct = NAN, .server_procs_cpu_pct = NAN,
         .conflicts_per_tx = NAN, .flow_paused_pct = NAN, .wait_lock = NAN, .wait_io = NAN,
@@ -54,6 +54,17 @@ static void test_rules(void)
     in.lag_p99_ms = 3;
     in.server_cpu_pct = 99; /* the host busy with something else: the run still did its part */
     expect(&in, "rate_target", "high");
+    /* a short span's Poisson arrivals: 46 of the 60 expected in 3 s at 20/s is on schedule
+       (CI: 15.4 tps, lag p99 4 ms), 30 is not */
+    in.rate_tps = 20, in.seconds = 3, in.tps = 15.4, in.lag_p99_ms = 4, in.server_cpu_pct = 60;
+    expect(&in, "rate_target", "high");
+    in.tps = 10;
+    expect(&in, "not_enough_evidence", NULL);
+    in.seconds = 600, in.tps = 18.5; /* 11,100 of 12,000: past three deviations (329) */
+    expect(&in, "not_enough_evidence", NULL);
+    in.tps = 19.7;
+    expect(&in, "rate_target", "high");
+    in.rate_tps = 50, in.tps = 45, in.seconds = NAN, in.lag_p99_ms = 3;
     in.lag_p99_ms = 900; /* missed, the server had room: the driver */
     in.tps = 20;
     in.server_cpu_pct = 30;
