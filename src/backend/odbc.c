@@ -693,6 +693,13 @@ static int odbc_execute(dg_stmt *st, const dg_value *params, int nparams, dg_err
             err->outcome_unknown = true; /* an autocommit statement may have committed */
         return rc;
     }
+    if (r == SQL_NO_DATA) {
+        /* an UPDATE or DELETE that changed no row (ODBC 3), with a RETURNING clause too: no
+           result set was made, and the driver manager refuses a fetch (24000: psqlODBC's
+           DELETE ... RETURNING that lost Delivery's race ended the terminal) */
+        s->affected = 0;
+        return 0;
+    }
     SQLSMALLINT n = 0;
     if (!dg_odbc_ok(dg_odbc.SQLNumResultCols(s->h, &n)))
         return dg_odbc_error(c, SQL_HANDLE_STMT, s->h, NULL, err);
@@ -702,10 +709,8 @@ static int odbc_execute(dg_stmt *st, const dg_value *params, int nparams, dg_err
         s->cursor = true;
     } else {
         SQLLEN rows = -1;
-        if (r != SQL_NO_DATA && dg_odbc_ok(dg_odbc.SQLRowCount(s->h, &rows)))
+        if (dg_odbc_ok(dg_odbc.SQLRowCount(s->h, &rows)))
             s->affected = rows;
-        else if (r == SQL_NO_DATA)
-            s->affected = 0;
     }
     return 0;
 }

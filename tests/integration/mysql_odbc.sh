@@ -3,7 +3,8 @@
 # the backend conformance body (a deadlock retried as one), tpcb with the committed count
 # equal to the history rows, MariaDB's dialect and statistics, no password in the output,
 # and sessions the server ends mid-run (KILL of every session in a database of the test's
-# own, made by the test server's script): reconnected, the monitor's too.
+# own, made by the test server's script): reconnected, the monitor's too; tpcc with and
+# without its stored procedures (odbc_tpcc).
 source "$(dirname "$0")/common.bash"
 url=$(need_server mysql)
 source "$(dirname "$0")/mysql.bash"
@@ -39,4 +40,5 @@ SQL
 elif [ "${DG_REQUIRE_SERVERS:-0}" = 1 ]; then
   fail "the MariaDB test server is not scripts/servers/mysql.sh's: no database of the test's own"
 fi
-echo "ok: ODBC to MariaDB: conformance, tpcb exact, killed sessions reconnected"
+odbc_tpcc "$odbc"
+echo "ok: ODBC to MariaDB: conformance, tpcc with and without procedures, tpcb exact, killed sessions reconnected"

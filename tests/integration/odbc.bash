@@ -8,6 +8,11 @@
 #   odbc_tpcb URL COUNT-CMD   loads tpcb at scale 1 through URL, runs 2 terminals for 3 s and
 #                           checks the committed count against the history rows COUNT-CMD
 #                           prints (exact) and the balance checks
+#   odbc_tpcc URL           loads tpcc at scale 1 through URL, runs 2 terminals for 3 s with a
+#                           mix heavy in New-Order and Delivery (Delivery's races for the oldest
+#                           new order: an UPDATE or DELETE that finds no row), then with the
+#                           stored procedures (procedures=1): no error in either, and
+#                           `dbgauge check` passes after each
 #   odbc_server_figures ENGINE  the last odbc_tpcb's result names ENGINE (server.version's
 #                           first word), shows the URL redacted, and has the server's cache
 #                           hit ratio and database size
@@ -103,4 +108,23 @@ PY
     fail "history rows $history, committed $committed, outcome unknown $unknown"
   "$DBGAUGE" check --db "$url" -w tpcb >"$TMP/check.out" 2>&1 || { cat "$TMP/check.out" >&2; fail "check after the kill"; }
   note "ODBC sessions killed: $killed ended, $(json "$TMP/kill.json" "d['monitor']['reconnects']") reconnects, committed $committed, history $history, unknown $unknown"
+}
+
+odbc_tpcc() {
+  local url=$1
+  "$DBGAUGE" load --db "$url" -w tpcc --scale 1 --drop -q --no-results > "$TMP/tpcc-load.out" 2>&1 ||
+    fail "tpcc load through ODBC: $(tail -5 "$TMP/tpcc-load.out")"
+  local mode
+  for mode in statements procedures; do
+    local opt=()
+    [ "$mode" = procedures ] && opt=(--wl-opt procedures=1)
+    "$DBGAUGE" run --db "$url" -w tpcc "${opt[@]}" -c 2 -T 3 -q \
+      --mix new_order=45,payment=10,order_status=5,delivery=35,stock_level=5 \
+      --json "$TMP/tpcc-$mode.json" > "$TMP/tpcc-$mode.out" 2>&1 ||
+      fail "tpcc ($mode) through ODBC: $(tail -8 "$TMP/tpcc-$mode.out")"
+    [ "$(json "$TMP/tpcc-$mode.json" "d['totals']['errors'] == 0 and d['totals']['transactions'] > 0")" = True ] ||
+      fail "tpcc ($mode) through ODBC: $(json "$TMP/tpcc-$mode.json" "d['totals']") $(grep -A3 'errors:' "$TMP/tpcc-$mode.out")"
+    "$DBGAUGE" check --db "$url" -w tpcc > "$TMP/tpcc-check.out" 2>&1 ||
+      fail "tpcc ($mode) check through ODBC: $(cat "$TMP/tpcc-check.out")"
+  done
 }

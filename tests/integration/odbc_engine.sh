@@ -57,4 +57,4 @@ else
 fi
 run_one tables --tables 4 --rows 4000 --
 run_one docs --scale 0.0005 --wl-opt securities=50 -- --wl-opt securities=50
-echo "ok: every workload through ODBC on $dbms ($url)" | sed 's/PWD=[^;]*/PWD=***/Ig'
+echo "ok: every workload through ODBC on $dbms ($url)" | sed 's/PWD=[^;)]*/PWD=***/Ig'

@@ -5,7 +5,7 @@
 # to the history rows, PostgreSQL's dialect and statistics (cache hits, database size),
 # no password in the output, and sessions the server ends mid-run (pg_terminate_backend
 # of those with the run's application_name, set through psqlODBC's pqopt): reconnected,
-# the monitor's too.
+# the monitor's too; tpcc with and without its stored procedures (odbc_tpcc).
 source "$(dirname "$0")/common.bash"
 source "$(dirname "$0")/odbc.bash"
 native=$(need_server postgres)
@@ -26,4 +26,5 @@ killer() {
 odbc_killed "$url;pqopt={application_name=dgtest_odbc_kill}" killer psql "$native" -XAtqc "SELECT count(*) FROM pgbench_history"
 pw=$(python3 -c "import sys, urllib.parse as u; print(u.urlsplit(sys.argv[1]).password)" "$native")
 ! grep -q "PWD=$pw" "$TMP/tpcb.json" "$TMP/tpcb.out" || fail "the password is in an output"
-echo "ok: ODBC to PostgreSQL: conformance, tpcb exact, killed sessions reconnected"
+odbc_tpcc "$url"
+echo "ok: ODBC to PostgreSQL: conformance, tpcc with and without procedures, tpcb exact, killed sessions reconnected"
