@@ -266,6 +266,14 @@ static void check_report(void *arg, const dg_check_result *r)
     (void)arg, (void)r;
 }
 
+/* A workload's refusal, without what it says of this build ("(this build has them for
+ * postgres, mysql and firebird)": the minimal build has no server backend). */
+static void refused(dg_strbuf *out, const char *msg)
+{
+    const char *cut = strstr(msg, " (this build");
+    dg_sb_printf(out, "-- refused: %.*s\n", cut ? (int)(cut - msg) : (int)strlen(msg), msg);
+}
+
 /* load --drop: every table of the workload found dropped, then the load. */
 static void render_load(dg_workload *wl, rec_conn *c, dg_strbuf *out)
 {
@@ -333,7 +341,7 @@ static void render_case(const dg_dialect *d, const wl_case *wc, dg_strbuf *out)
     }
     dg_sb_printf(out, "\n-- ==== %s\n", wc->title);
     if (wl->ops->usable && (rc = wl->ops->usable(wl, &c.base, &err)) != 0) {
-        dg_sb_printf(out, "-- refused: %s\n", err.msg);
+        refused(out, err.msg);
         dg_workload_free(wl);
         dg_sb_free(&log);
         return;
@@ -349,7 +357,7 @@ static void render_case(const dg_dialect *d, const wl_case *wc, dg_strbuf *out)
     if (rc)
         fprintf(stderr, "%s: attach: %s\n", wc->title, err.msg);
     if (rc == 0 && wl->ops->run_begin && (rc = wl->ops->run_begin(wl, &c.base, &err)) != 0)
-        dg_sb_printf(&log, "-- refused: %s\n", err.msg);
+        refused(&log, err.msg);
     if (rc == 0) {
         dg_prng rng;
         dg_prng_seed(&rng, 7);
