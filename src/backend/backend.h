@@ -424,6 +424,9 @@ struct dg_backend {
     /* The names of the server's processes on its host ("postgres"; space-separated),
      * for the server host sampler; NULL for an engine that runs in dbgauge's process */
     const char *server_comms;
+    /* The engine's lock manager can be read from a database file on this machine, by its
+     * own tool (monitor/locktab.h: Firebird's fb_lock_print) */
+    bool lock_table;
     /* A query whose one integer is the pid of the server process serving the session, on
      * the server's host (the sampler then counts that process and its children, not every
      * process of that name there); NULL: the backend sets server_pid itself, or cannot */

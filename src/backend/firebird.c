@@ -1566,7 +1566,11 @@ static const dg_dialect firebird_dialect = {
     /* Firebird 3 has no SQL for firebird.conf (RDB$CONFIG came in 4): what the attachment
      * shows of it */
     .server_setting_info = (const char *const[]){"ServerMode", "server_mode", "DefaultDbCachePages",
-                                                 "page_buffers", NULL, NULL},
+                                                 "page_buffers",
+                                                 /* from the lock table (monitor/locktab.h):
+                                                    a database on this machine */
+                                                 "LockHashSlots", "lock_hash_slots",
+                                                 "LockMemSize", "lock_table_bytes", NULL, NULL},
     .cache_setting = "page_buffers",
     .user_tables_sql = "SELECT TRIM(RDB$RELATION_NAME) FROM RDB$RELATIONS WHERE "
                        "COALESCE(RDB$SYSTEM_FLAG, 0) = 0 AND RDB$VIEW_BLR IS NULL AND "
@@ -1645,6 +1649,7 @@ const dg_backend dg_backend_firebird = {
     .dialect = &firebird_dialect,
     .options = backend_options,
     .server_comms = "firebird fbserver fb_smp_server fb_inet_server",
+    .lock_table = true,
     /* gbak, isql and gstat: the user and password (the server is in the connect string) */
     .tool_env = {NULL, NULL, "ISC_USER", "ISC_PASSWORD", NULL},
     .wait_queries = fb_wait_queries,

@@ -49,6 +49,8 @@ static const cmetric metrics[] = {
     {"client CPU", "%", V_CPU, "cpu_pct", LESS_CPU, "cpu", NULL},
     {"server CPU", "%", V_PATH, "server_host.cpu_pct", LESS_CPU, "server_cpu",
      "monitor.server_host.cpu_pct"},
+    {"lock mutex waits", "%", V_PATH, "lock_table.mutex_wait_pct", NEUTRAL, "lock_mutex_wait",
+     "monitor.lock_table.measured.mutex_wait_pct"},
     {"load speed", "MB/s", V_PATH, NULL, HIGHER, "load_speed", "load.mb_per_s"},
     {"load time", "s", V_PATH, NULL, LOWER, "load_seconds", "load.seconds"},
 };

@@ -194,7 +194,9 @@ static void sweep_free(sweep *w)
     free(w->size);
 }
 
-typedef enum metric { M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_TPMC } metric;
+typedef enum metric {
+    M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_LOCK_WAIT, M_TPMC
+} metric;
 
 /* "CPU" in a sweep: the server host's when every run has it, else the client's. */
 static const char *cpu_name(const sweep *w)
@@ -218,6 +220,7 @@ static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
     case M_SIZE: return w->size[s - w->sums];
     case M_TPMC: return s->tpmc;
     case M_CONFLICTS: return s->conflicts_per_tx;
+    case M_LOCK_WAIT: return s->lock_wait_pct;
     }
     return NAN;
 }
@@ -383,7 +386,8 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     }
     const char *const what[] = {"Throughput", "95th percentile latency",
                                 w->server_cpu ? "Server CPU use" : "Client CPU use", "Load speed",
-                                w->by_workload ? "Workload size" : "Database size", "Cluster conflicts per transaction"};
+                                w->by_workload ? "Workload size" : "Database size", "Cluster conflicts per transaction",
+                                "Lock manager mutex waits"};
     const char *xname = by_size ? size_name(w) : px->name;
     char *title;
     if (m == M_TPS && by_size)
@@ -410,8 +414,8 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
                                      : "database size after loading",
                     sunit);
     const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", "",
-                                  "conflicts"};
-    static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction"};
+                                  "conflicts", "lock table mutex acquires that waited"};
+    static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction", "%"};
     dg_rep_axis_set(&c->y, ylabel[m], yunit[m]);
     c->y.zero = true;
     c->x.integer = !by_size && px->integer;
@@ -704,6 +708,9 @@ static void sweep_section(dg_report *rep, const sweep *w)
     bool any_conflicts = false; /* a cluster's: on Galera, rising with the nodes written to */
     for (int r = 0; r < w->s->nruns; r++)
         any_conflicts |= isfinite(w->sums[r].conflicts_per_tx);
+    bool any_locks = false; /* Firebird's lock manager (the page-buffer study's Classic) */
+    for (int r = 0; r < w->s->nruns; r++)
+        any_locks |= isfinite(w->sums[r].lock_wait_pct);
     int index = 0;
     if (!any_tps && any_load) { /* a sweep of loads or restores: their speed, no runs */
         for (int k = 0; k < w->np; k++)
@@ -719,6 +726,8 @@ static void sweep_section(dg_report *rep, const sweep *w)
         sweep_chart(sec, w, k, M_CPU, ++index);
         if (any_conflicts)
             sweep_chart(sec, w, k, M_CONFLICTS, ++index);
+        if (any_locks)
+            sweep_chart(sec, w, k, M_LOCK_WAIT, ++index);
         /* one numeric parameter other than the size: throughput and CPU on one chart */
         if (w->np == 1 && w->p[k].numeric && strcmp(w->p[k].name, "scale") != 0)
             sweep_tps_cpu(sec, w, k, ++index);

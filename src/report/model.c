@@ -309,6 +309,9 @@ static const ival_col ival_cols[] = {
     {"write_iops", "client writes", "IOPS", 0},
     {"iops", "client disk ops", "IOPS", 0},
     {"cache_hit_pct", "cache hits", "%", 2},
+    {"lock_table.mutex_wait_pct", "lock mutex waits", "%", 2},
+    {"lock_table.blocks", "lock requests that waited", NULL, 0},
+    {"lock_table.deadlocks", "deadlocks", NULL, 0},
 };
 
 /* A time-series chart of interval values; NULL (nothing added) when no series has data. */
@@ -647,6 +650,44 @@ static void run_waits(dg_rep_section *sec, const json_t *doc, const char *id)
             dg_rep_num(tb, 3, r == 0 ? num(t, "samples") : NAN);
         }
     }
+}
+
+/* Firebird's lock manager (monitor.lock_table): the measured phase's figures, and its
+ * mutex waits over time (the page-buffer study's explanation of Classic's curve). */
+static void run_lock_table(dg_rep_section *sec, const json_t *doc, const char *id)
+{
+    const json_t *lt = dg_res_get(doc, "monitor.lock_table");
+    if (!lt)
+        return;
+    if (!json_is_true(json_object_get(lt, "available"))) {
+        dg_rep_text(sec, "Lock table: not read (%s).", str_or(lt, "reason", "?"));
+        return;
+    }
+    const json_t *m = json_object_get(lt, "measured");
+    if (!json_is_object(m)) {
+        dg_rep_text(sec, "Lock table (%s): no two readings of one table span the measured "
+                         "phase (%.0f readings, %.0f failed, %.0f tables created anew).",
+                    str_or(lt, "source", "?"), num(lt, "readings"), num(lt, "failed"),
+                    num(lt, "resets"));
+        return;
+    }
+    double waits = num(m, "mutex_wait_pct");
+    char *mutex = isfinite(waits) ? xasprintf("%.2f%% of them after a wait", waits)
+                                  : xstrdup("never by a lock request");
+    dg_rep_text(sec, "Lock table (%s, over the measured phase): %.0f lock requests, %.0f of "
+                     "them waited for another owner, %.0f refused, %.0f deadlocks in %.0f "
+                     "scans; the table's mutex taken %.0f times, %s; %.0f hash slots, the "
+                     "longest chain %.0f.",
+                str_or(lt, "source", "?"), num(m, "enqueues"), num(m, "blocks"),
+                num(m, "rejects"), num(m, "deadlocks"), num(m, "deadlock_scans"),
+                num(m, "acquires"), mutex, num(m, "hash_slots"), num(m, "hash_max"));
+    free(mutex);
+    const json_t *ivs = dg_res_get(doc, "intervals");
+    const char *k[] = {"lock_table.mutex_wait_pct"}, *n[] = {"lock table mutex"};
+    char *cid = xasprintf("%s-lock-table", id);
+    time_chart(sec, ivs, cid, "Lock manager: mutex acquires that waited, "
+               "over time", "acquires that waited", "%", k, n, 1);
+    free(cid);
 }
 
 static void run_transactions(dg_rep_section *sec, const json_t *doc, const char *id)
@@ -1044,6 +1085,7 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
     run_intervals(sec, run->doc, id);
     run_transactions(sec, run->doc, id);
     run_waits(sec, run->doc, id);
+    run_lock_table(sec, run->doc, id);
     run_load(sec, run->doc, id);
     run_errors(sec, run->doc, id);
     free(id);

@@ -39,6 +39,27 @@ static size_t add_figure(char *buf, size_t cap, size_t n, const char *fmt, doubl
     return w < 0 ? n : n + (size_t)w < cap ? n + (size_t)w : cap - 1;
 }
 
+/* Firebird's lock manager over the measured phase (monitor.lock_table). */
+static void lock_table_line(FILE *out, const json_t *lt)
+{
+    if (!lt)
+        return;
+    if (!json_is_true(json_object_get(lt, "available"))) {
+        fprintf(out, "  lock table: not read (%s)\n",
+                dg_res_str(lt, "reason") ? dg_res_str(lt, "reason") : "?");
+        return;
+    }
+    const json_t *m = json_object_get(lt, "measured");
+    if (!json_is_object(m))
+        return;
+    double w = num(m, "mutex_wait_pct");
+    fprintf(out, "  lock table (%s): ", dg_res_str(lt, "source") ? dg_res_str(lt, "source") : "?");
+    if (isfinite(w))
+        fprintf(out, "mutex wait %.2f%% of %.0f acquires, ", w, num(m, "acquires"));
+    fprintf(out, "%.0f lock requests, %.0f waited, %.0f deadlocks\n", num(m, "enqueues"),
+            num(m, "blocks"), num(m, "deadlocks"));
+}
+
 /* "server host (SOURCE): CPU 61%, server processes 88% of a core, vda 3583 IOPS (32%
  * busy), 2.15 I/O per transaction, memory 2% used, load 1.17" */
 static void server_host_line(FILE *out, const json_t *sh)
@@ -231,6 +252,7 @@ void dg_report_text_run(FILE *out, const json_t *doc)
                 fprintf(out, "  note: %s\n", json_string_value(note));
         }
         server_host_line(out, dg_res_get(m, "server_host"));
+        lock_table_line(out, dg_res_get(m, "lock_table"));
     }
     wait_lines(out, dg_res_get(doc, "wait_profile"));
     json_t *e;

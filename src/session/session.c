@@ -32,6 +32,7 @@
 #include "runner/runner.h"
 #include "session/load.h"
 #include "session/sampler.h"
+#include "monitor/locktab.h"
 #include "monitor/srvhost.h"
 #include "session/cluster.h"
 #include "session/events.h"
@@ -72,6 +73,8 @@ typedef struct run_ctx {
                                  has no start) */
     bool prev_ok;             /* the previous interval's sample came back */
     dg_srvhost *srv;          /* the server host's sampler (NULL: none) */
+    dg_locktab_mon *locks;    /* the lock manager's table (NULL: none) */
+    char *locks_why;          /* why there is none, for an engine that has one (NULL) */
     dg_cluster *cluster;      /* each node's monitor, for a URL with several hosts (NULL) */
     dg_events *events;        /* --event's commands, from the clock's start (NULL: none) */
     dg_waits *waits;          /* --wait-profile's sampler (NULL: none) */
@@ -102,6 +105,10 @@ static void on_start(void *arg)
         dg_srvdelta ignored;
         dg_srvhost_sample(c->srv, dg_now_ns() + c->sample_wait_ns, &ignored);
         dg_srvhost_mark(c->srv);
+    }
+    if (c->locks) {
+        json_decref(dg_locktab_sample(c->locks, dg_now_ns() + c->sample_wait_ns));
+        dg_locktab_mark(c->locks);
     }
     c->db_ok = c->sampler && dg_sampler_take(c->sampler, dg_now_ns() + 5 * DG_NS_PER_S, &c->db_prev);
     c->prev_ok = c->db_ok;
@@ -249,6 +256,13 @@ static void on_interval(void *arg, const dg_interval_report *iv)
     if (c->cluster)
         json_object_set_new(j, "nodes",
                             dg_cluster_interval(c->cluster, iv, dg_now_ns() + c->sample_wait_ns));
+    if (c->locks) {
+        json_t *lt = dg_locktab_sample(c->locks, dg_now_ns() + c->sample_wait_ns);
+        if (lt)
+            json_object_set_new(j, "lock_table", lt);
+        if (warm)
+            dg_locktab_mark(c->locks); /* the measured phase starts here */
+    }
     json_t *waits = dg_waits_interval(c->waits, warm);
     if (waits)
         json_object_set_new(j, "waits", waits);
@@ -744,6 +758,25 @@ static int open_server_host(session_run *s, dg_err *err)
     return rc;
 }
 
+/* The lock manager's table, for an engine whose table can be read from a database file on
+ * this machine (a server here, or embedded): a missing table is a note in the result,
+ * never a failed run. */
+static void open_lock_table(session_run *s)
+{
+    const dg_conn *c = s->conn;
+    if (!c->be->lock_table || !c->data_path)
+        return;
+    int pid = c->server_pid;
+    if (s->ctx.srv) {
+        dg_srvhost_facts f;
+        dg_srvhost_facts_get(s->ctx.srv, &f);
+        if (f.root_pid > 0)
+            pid = f.root_pid;
+    }
+    s->ctx.locks = dg_locktab_open(c->data_path, dg_has_cap(c, DG_CAP_EMBEDDED) ? 0 : pid,
+                                   dg_now_ns() + 5 * DG_NS_PER_S, &s->ctx.locks_why);
+}
+
 /* Before the terminals start: the server's facts, the database's first statistics, the
  * sampler, and the document's start (run, server, host), shown to the UI. */
 static void begin_document(session_run *s)
@@ -755,6 +788,16 @@ static void begin_document(session_run *s)
     dg_err e = DG_ERR_INIT;
     if (dg_server_info_get(s->conn, &si, &e))
         dg_log_warn("cannot read server settings: %s", e.msg);
+    const dg_locktab *lt = ctx->locks ? dg_locktab_first(ctx->locks) : NULL;
+    if (lt && lt->hash_slots > 0) { /* firebird.conf's lock settings, as the table has them */
+        char v[32];
+        snprintf(v, sizeof v, "%lld", (long long)lt->hash_slots);
+        dg_server_info_add(&si, "lock_hash_slots", v);
+        if (lt->length > 0) {
+            snprintf(v, sizeof v, "%lld", (long long)lt->length);
+            dg_server_info_add(&si, "lock_table_bytes", v);
+        }
+    }
     if (dg_stats(s->conn, &s->db_before, NULL))
         all_unknown(&s->db_before);
     dg_connopts co = {.settings = cfg->settings, .nsettings = cfg->nsettings,
@@ -1073,6 +1116,15 @@ static void finish_document(session_run *s)
     dg_doc_run_finish(s->doc, &r);
     if (regime)
         json_object_set_new(s->doc, "regime", regime);
+    if (s->ctx.locks || s->ctx.locks_why) {
+        json_t *mon_doc = json_object_get(s->doc, "monitor");
+        json_t *lt = s->ctx.locks ? dg_locktab_finish(s->ctx.locks) : dg_locktab_missing(s->ctx.locks_why);
+        s->ctx.locks = NULL;
+        if (mon_doc)
+            json_object_set_new(mon_doc, "lock_table", lt);
+        else
+            json_decref(lt);
+    }
     cluster_parts(s);
     if (s->wait_profile) {
         json_object_set_new(s->doc, "wait_profile", s->wait_profile);
@@ -1110,6 +1162,8 @@ static void session_end(session_run *s)
     if (s->have_stats)
         dg_run_stats_free(&s->st);
     dg_srvhost_close(ctx->srv);
+    json_decref(dg_locktab_finish(ctx->locks));
+    free(ctx->locks_why);
     dg_cluster_close(ctx->cluster);
     json_decref(dg_events_finish(ctx->events, closing_deadline(DG_NS_PER_S)));
     json_decref(dg_waits_finish(ctx->waits, closing_deadline(DG_NS_PER_S)));
@@ -1185,6 +1239,7 @@ int dg_session_run(const dg_session_config *cfg, json_t **doc_out, dg_session_st
     }
     if ((rc = open_server_host(&s, err)) != 0)
         goto out;
+    open_lock_table(&s);
     begin_document(&s);
     if ((rc = run_terminals(&s, stage, err)) != 0)
         goto out;

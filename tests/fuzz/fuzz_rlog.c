@@ -1,15 +1,19 @@
 /*
  * fuzz_rlog.c - libFuzzer harness of the restore tools' output parser
  * (src/session/restore_log.c) and of the recorded restore command's redaction
- * (src/session/restore.c: dg_restore_argv_redact).
+ * (src/session/restore.c: dg_restore_argv_redact), and of the other tool output dbgauge
+ * reads, Firebird's lock table header (src/monitor/locktab.c: fb_lock_print's).
  *
  * The input's first byte picks the format (gbak, pg_restore, psql, mariadb, none); the
  * rest is the tool's output, split into lines at '\n', each arriving 0.5 s after the one
  * before. What must hold: no crash, no sanitizer report, no leak; every step's name is a
  * NUL-terminated string inside its buffer, its kind one of the documented ones, its
  * times finite and its own time never negative; the same bytes as an argument vector are
- * redacted into as many arguments, none of which holds the password given.
+ * redacted into as many arguments, none of which holds the password given; the text read
+ * as fb_lock_print's output gives counters that are -1 or not negative, a NUL-terminated
+ * creation time, and a delta of a reading with itself that is all zeros.
  */
+#include "monitor/locktab.h"
 #include "session/restore.h"
 #include "session/restore_log.h"
 
@@ -51,6 +55,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     memcpy(text, data + 1, size - 1);
     text[size - 1] = '\0';
+
+    dg_locktab lt;
+    bool got = dg_locktab_parse(text, &lt);
+    const int64_t *counts[] = {&lt.length, &lt.used, &lt.owners, &lt.enqueues, &lt.converts,
+                               &lt.rejects, &lt.blocks, &lt.deadlock_scans, &lt.deadlocks,
+                               &lt.acquires, &lt.acquire_blocks, &lt.hash_slots, &lt.hash_max};
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        if (*counts[i] < -1)
+            abort();
+    if (!memchr(lt.created, '\0', sizeof lt.created))
+        abort();
+    dg_locktab_delta d;
+    if (got && (!dg_locktab_delta_of(&lt, &lt, &d) || d.enqueues != 0 || d.acquires != 0))
+        abort();
 
     dg_rlog l;
     dg_rlog_init(&l, f);

@@ -33,6 +33,7 @@ pass=dbgauge
 
 "$DBGAUGE" sweep --db "$url" -w tpcb --scale 1 -c 2 -T 1s --seed 3 \
   --vary server.ServerMode=Super,SuperClassic,Classic --vary server.DefaultDbCachePages=700 \
+  --vary server.LockHashSlots=1009 \
   --server-ctl "$ctl" -o "$TMP/sw" >"$TMP/out" 2>"$TMP/err" || { cat "$TMP/out" "$TMP/err"; fail "sweep failed"; }
 cat "$TMP/out" >&2
 n=0
@@ -48,13 +49,22 @@ for f in "$TMP"/sw/p*.json; do
   [ "$mode" = "$want" ] || fail "$(basename "$f"): server.settings.server_mode $mode, expected $want"
   [ "$buffers" = "$pages" ] || fail "$(basename "$f"): DefaultDbCachePages $pages, page buffers $buffers"
   [ "$(json "$f" "d['run']['complete']")" = True ] || fail "$(basename "$f") incomplete"
+  # LockHashSlots is read back from the lock table (fb_lock_print: a database on this machine)
+  [ "$(json "$f" "d['server']['effective']['LockHashSlots'] == '1009' and d['server']['verified']['LockHashSlots']")" = True ] ||
+    fail "$(basename "$f"): LockHashSlots read back: $(json "$f" "d['server'].get('effective'), d['monitor'].get('lock_table')")"
+  # the lock table is read in every server mode (Classic's processes share it too)
+  [ "$(json "$f" "d['monitor']['lock_table']['available'] and d['monitor']['lock_table']['measured']['acquires'] > 0")" = True ] ||
+    fail "$(basename "$f"): lock table in $want: $(json "$f" "d['monitor'].get('lock_table')")"
   [ "$(json "$f" "d['sweep']['params']['server.ServerMode']")" = "$want" ] || fail "sweep.params"
 done
 [ "$n" = 3 ] || fail "expected 3 points, found $n"
+# the sweep's report draws the lock manager's mutex waits against the server mode
+"$DBGAUGE" report "$TMP/sw" -o "$TMP/sw.html" > /dev/null || fail "report of the sweep"
+grep -q "Lock manager mutex waits vs server.ServerMode" "$TMP/sw.html" || fail "no lock table chart in the sweep's report"
 # the varied settings are put back as they were before the sweep (not recorded), the one
 # recorded before it and not varied stays, the server is restarted, and the sweep says so
 [ "$("$CTL" settings)" = "WireCrypt=Enabled" ] || fail "settings after the sweep: $("$CTL" settings)"
-grep -qx "server settings as before the sweep: ServerMode (not set: the server's default), DefaultDbCachePages (not set: the server's default); server restarted" "$TMP/out" ||
+grep -qx "server settings as before the sweep: ServerMode (not set: the server's default), DefaultDbCachePages (not set: the server's default), LockHashSlots (not set: the server's default); server restarted" "$TMP/out" ||
   fail "the sweep did not say it restored the settings: $(cat "$TMP/out")"
 if grep -rq "$pass@" "$TMP/sw" "$TMP/out" "$TMP/err"; then fail "a password reached the sweep's files"; fi
 

@@ -51,6 +51,19 @@ json "$TMP/r.json" "d['monitor']['server_host']['source'] == 'local' and d['moni
 root=$(json "$TMP/r.json" "d['monitor']['server_host']['root_pid']")
 [ "${root:-0}" -gt 0 ] && grep -Eqx 'firebird|fbserver|fb_smp_server|fb_inet_server' "/proc/$root/comm" \
   || fail "the server process is not the one serving dbgauge: root_pid $root ($(cat "/proc/$root/comm" 2>&1))"
+# the lock manager's table, read with fb_lock_print in the lock directory the server
+# process was started with (the test server's own, not dbgauge's environment): the
+# measured phase's figures are the sum of its intervals' (each reading chains from the last)
+[ -z "${FIREBIRD_LOCK:-}" ] || fail "the test's environment names a lock directory: the check below needs it not to"
+json "$TMP/r.json" "(lambda lt, ivs: lt['available'] and lt['source'] == 'fb_lock_print' and lt['lock_dir'].endswith('/firebird/lock') and lt['failed'] == 0 and lt['measured']['acquires'] > 0 and lt['measured']['enqueues'] > 0 and 0 <= lt['measured']['mutex_wait_pct'] <= 100 and lt['hash_slots'] > 0 and all('lock_table' in i for i in ivs) and all(sum(i['lock_table'][k] for i in ivs) == lt['measured'][k] for k in ('enqueues', 'acquires', 'acquire_blocks', 'blocks', 'deadlocks')))(d['monitor']['lock_table'], d['intervals'])" | grep -q True \
+  || fail "lock table: $(json "$TMP/r.json" "d['monitor'].get('lock_table'), [i.get('lock_table') for i in d['intervals']]")"
+"$DBGAUGE" report "$TMP/r.json" > "$TMP/report.txt" || fail "report"
+grep -q "^Lock table (fb_lock_print, over the measured phase): [0-9]* lock requests" "$TMP/report.txt" || fail "report: no lock table line"
+"$DBGAUGE" report "$TMP/r.json" -o "$TMP/report.html" > /dev/null || fail "html report"
+# the chart's line maps back to the intervals' figures
+pts=$(json "$TMP/r.json" "';'.join('%g,%g' % (i['t_s'], i['lock_table']['mutex_wait_pct']) for i in d['intervals'] if i['lock_table']['mutex_wait_pct'] is not None)")
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/report.html" "series=run1-lock-table:lock table mutex:$pts" \
+  || fail "report: the lock table chart"
 json "$TMP/r.json" "d['server']['version'].startswith('Firebird 3') and all(k in d['server']['settings'] for k in ('page_buffers', 'page_size', 'forced_writes', 'ods_version', 'sweep_interval', 'server_mode', 'page_cache', 'default_isolation', 'lock_timeout_s', 'protocol'))" | grep -q True || fail "server settings: $(json "$TMP/r.json" "d['server']")"
 json "$TMP/r.json" "d['monitor']['cache_hit_pct'] > 50 and d['monitor']['db_size_after_bytes'] > 1e6" | grep -q True || fail "cache hits / size: $(json "$TMP/r.json" "d['monitor']")"
 # every interval has the cache hit ratio and the size, except those the result file itself
