@@ -169,6 +169,15 @@ typedef struct dg_clusterstats {
                                replayed was committed on the primary */
 } dg_clusterstats;
 
+/* A part of the database's cache figures, where the engine tells them apart: a kind of
+ * object in one cache (PostgreSQL's tables, indexes and TOAST in shared buffers) or a
+ * buffer pool of its own. Cumulative, like dg_dbstats's. */
+#define DG_MAX_CACHE_PARTS 6
+typedef struct dg_cachepart {
+    char name[24];
+    int64_t hits, misses; /* -1: not told */
+} dg_cachepart;
+
 /* Cumulative counters; -1 = not available from this backend. Callers use deltas. */
 typedef struct dg_dbstats {
     int64_t cache_hits;      /* logical reads served from the database's own cache */
@@ -178,6 +187,8 @@ typedef struct dg_dbstats {
     int64_t rollbacks;
     int64_t db_size_bytes;   /* current size of the database */
     dg_clusterstats cluster; /* a cluster node's own figures */
+    int ncache_parts;        /* <= 0: the engine tells no parts (names are then unset) */
+    dg_cachepart cache_parts[DG_MAX_CACHE_PARTS];
 } dg_dbstats;
 
 /* One table or index as the engine's statistics show it after a load (dg_object_stats). */

@@ -68,7 +68,7 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
         c->server_version >= 170000
             ? "(SELECT sum(writes)::bigint FROM pg_stat_io WHERE object = 'relation')"
             : "(SELECT buffers_checkpoint + buffers_clean + buffers_backend FROM pg_stat_bgwriter)";
-    char sql[1024];
+    char sql[2048];
     /* replication in the same statement (the server counts one transaction a reading) */
     snprintf(sql, sizeof sql,
              "SELECT blks_hit, blks_read, xact_commit, xact_rollback, pg_database_size(datid), %s, "
@@ -77,8 +77,14 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
              "CASE WHEN NOT pg_is_in_recovery() THEN (SELECT max(pg_wal_lsn_diff("
              "pg_current_wal_lsn(), replay_lsn))::bigint FROM pg_stat_replication) END, "
              "CASE WHEN pg_is_in_recovery() THEN (extract(epoch FROM now() - "
-             "pg_last_xact_replay_timestamp()) * 1000)::bigint END "
-             "FROM pg_stat_database WHERE datname = current_database()",
+             "pg_last_xact_replay_timestamp()) * 1000)::bigint END, "
+             "s.th, s.tr, s.ih, s.ir, s.oh, s.orr "
+             "FROM pg_stat_database, LATERAL (SELECT sum(heap_blks_hit)::bigint AS th, "
+             "sum(heap_blks_read)::bigint AS tr, sum(idx_blks_hit)::bigint AS ih, "
+             "sum(idx_blks_read)::bigint AS ir, "
+             "sum(coalesce(toast_blks_hit, 0) + coalesce(tidx_blks_hit, 0))::bigint AS oh, "
+             "sum(coalesce(toast_blks_read, 0) + coalesce(tidx_blks_read, 0))::bigint AS orr "
+             "FROM pg_statio_user_tables) s WHERE datname = current_database()",
              writes);
     PGresult *r = NULL;
     rc = dg_postgres_exec_sql(c, sql, false, &r, err);
@@ -101,6 +107,19 @@ static int read_stats(dg_conn *conn, void *arg, dg_err *err)
     out->cluster.replay_delay_ms = field_int(r, 9);
     if (out->cluster.standby == 0 && out->cluster.replicas <= 0)
         memset(&out->cluster, 0xff, sizeof out->cluster);
+    /* the database's user tables by kind of object: shared buffers' hits and the blocks
+       read from the OS (its page cache or the disk) */
+    static const char *const parts[] = {"tables", "indexes", "toast"};
+    out->ncache_parts = 0;
+    for (int k = 0; k < 3; k++) {
+        int64_t h = field_int(r, 10 + 2 * k), m = field_int(r, 11 + 2 * k);
+        if (h < 0 || m < 0)
+            continue; /* no user table (a sum of nothing), or no index at all */
+        dg_cachepart *p = &out->cache_parts[out->ncache_parts++];
+        snprintf(p->name, sizeof p->name, "%s", parts[k]);
+        p->hits = h;
+        p->misses = m;
+    }
     PQclear(r);
     return 0;
 }
@@ -122,7 +141,7 @@ static int read_server_info(dg_conn *conn, void *arg, dg_err *err)
                     "('shared_buffers', 'synchronous_commit', 'fsync', 'wal_level', "
                     "'max_connections', 'effective_cache_size', 'work_mem', 'checkpoint_timeout', "
                     "'default_transaction_isolation', 'full_page_writes', 'max_wal_size', "
-                    "'wal_sync_method', 'autovacuum', 'server_encoding') ORDER BY name)",
+                    "'wal_sync_method', 'autovacuum', 'server_encoding', 'block_size') ORDER BY name)",
                     false, &r, err);
     if (rc)
         return rc;

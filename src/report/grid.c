@@ -478,6 +478,26 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
         dg_rep_chart_autolog(c, false, 10);
 }
 
+/* A line chart "sweep-INDEX" of something against the one parameter px: its values on
+ * the x axis (named values as ordered categories), whiskers named min and max. */
+static dg_rep_chart *param_chart(dg_rep_section *sec, int index, const char *title,
+                                 const param *px, const char *ylabel, const char *yunit)
+{
+    char *cid = xasprintf("sweep-%d", index);
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_LINE);
+    free(cid);
+    dg_rep_axis_set(&c->x, px->name, NULL);
+    dg_rep_axis_set(&c->y, ylabel, yunit);
+    c->x.integer = px->integer;
+    c->lo_name = xstrdup("min");
+    c->hi_name = xstrdup("max");
+    if (!px->axis)
+        for (int j = 0; j < px->nvals; j++)
+            dg_rep_axis_cat(&c->x, px->vals[j]);
+    c->x.ordered = !px->axis;
+    return c;
+}
+
 /* Throughput (left axis) and host CPU (right axis) against a numeric parameter, on one
  * chart: the users curves of the TPoX and CUBRID/MySQL studies, where throughput
  * flattens when CPU reaches its ceiling. One series each; the caller checks that the
@@ -485,23 +505,12 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
 static void sweep_tps_cpu(dg_rep_section *sec, const sweep *w, int kx, int index)
 {
     const param *px = &w->p[kx];
-    char *cid = xasprintf("sweep-%d", index);
     char *title = xasprintf("Throughput and %s vs %s", cpu_name(w), px->name);
-    dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_LINE);
-    free(cid);
+    dg_rep_chart *c = param_chart(sec, index, title, px, "throughput", "tx/s");
     free(title);
-    dg_rep_axis_set(&c->x, px->name, NULL);
-    dg_rep_axis_set(&c->y, "throughput", "tx/s");
     dg_rep_axis_set(&c->y2, cpu_name(w), "%");
     c->y.zero = true;
-    c->x.integer = px->integer;
-    c->lo_name = xstrdup("min");
-    c->hi_name = xstrdup("max");
     bool cat = !px->axis;
-    if (cat)
-        for (int j = 0; j < px->nvals; j++)
-            dg_rep_axis_cat(&c->x, px->vals[j]);
-    c->x.ordered = cat;
     dg_rep_series_add(c, "throughput");
     char *cpu_series = xasprintf("%s (right axis)", cpu_name(w));
     dg_rep_series_add(c, cpu_series); /* may move the first: pointers after */
@@ -524,6 +533,64 @@ static void sweep_tps_cpu(dg_rep_section *sec, const sweep *w, int kx, int index
     free(runs);
     if (!cat)
         dg_rep_chart_autolog(c, true, 10);
+}
+
+/* The cache hit ratio of each part the engine tells apart (monitor.cache_parts: Db2's
+ * buffer pools, the XML study's per-pool curves; PostgreSQL's tables, indexes and TOAST)
+ * against parameter kx, one line per part, the median of each point's runs (min to max).
+ * Only when kx is the one varied parameter (else the lines would mix). false: no run has
+ * the parts. */
+#define MAX_PART_LINES 6
+static bool sweep_cache_parts(dg_rep_section *sec, const sweep *w, int kx, int index)
+{
+    const char *names[MAX_PART_LINES];
+    int np = 0;
+    for (int r = 0; r < w->s->nruns; r++) {
+        const char *name;
+        json_t *p;
+        json_object_foreach((json_t *)dg_res_get(w->s->runs[r].doc, "monitor.cache_parts"), name, p)
+        {
+            bool seen = !isfinite(dg_res_num(p, "hit_pct", NAN)); /* unused: no line */
+            for (int k = 0; k < np && !seen; k++)
+                seen = !strcmp(names[k], name);
+            if (!seen && np < MAX_PART_LINES)
+                names[np++] = name;
+        }
+    }
+    if (!np)
+        return false;
+    const param *px = &w->p[kx];
+    char *title = xasprintf("Cache hit ratio by part vs %s", px->name);
+    dg_rep_chart *c = param_chart(sec, index, title, px, "cache hits", "%");
+    free(title);
+    bool cat = !px->axis;
+    int *runs = xmalloc((size_t)(w->s->nruns ? w->s->nruns : 1) * sizeof *runs);
+    double *v = xmalloc((size_t)(w->s->nruns ? w->s->nruns : 1) * sizeof *v);
+    for (int k = 0; k < np; k++) {
+        dg_rep_series *s = dg_rep_series_add(c, names[k]);
+        char *path = xasprintf("monitor.cache_parts.%s.hit_pct", names[k]);
+        for (int vi = 0; vi < px->nvals; vi++) {
+            int n = runs_with(w, kx, vi, runs), m = 0;
+            double lo = INFINITY, hi = -INFINITY;
+            for (int i = 0; i < n; i++) {
+                double h = dg_res_num(w->s->runs[runs[i]].doc, path, NAN);
+                if (isfinite(h)) {
+                    v[m++] = h;
+                    lo = fmin(lo, h);
+                    hi = fmax(hi, h);
+                }
+            }
+            if (!m)
+                continue;
+            if (m < 2 || lo == hi)
+                lo = hi = NAN;
+            dg_rep_point_add(s, cat ? vi : strtod(px->vals[vi], NULL), dg_ci_median(v, m), lo, hi);
+        }
+        free(path);
+    }
+    free(v);
+    free(runs);
+    return true;
 }
 
 /* A pivot table of metric m: one row per value of the first varied parameter (the one
@@ -731,6 +798,8 @@ static void sweep_section(dg_report *rep, const sweep *w)
         /* one numeric parameter other than the size: throughput and CPU on one chart */
         if (w->np == 1 && w->p[k].numeric && strcmp(w->p[k].name, "scale") != 0)
             sweep_tps_cpu(sec, w, k, ++index);
+        if (w->np == 1 && sweep_cache_parts(sec, w, k, index + 1))
+            index++;
     }
     /* the medians behind the charts, as a grid to read them from */
     sweep_pivot(sec, w, M_TPS);

@@ -492,6 +492,62 @@ static void wait_time_chart(dg_rep_section *sec, const json_t *doc, const json_t
     }
 }
 
+/* The cache hit ratio of each part the engine tells apart (monitor.cache_parts: PostgreSQL's
+ * tables, indexes and TOAST; Db2's buffer pools), over time, and the measured phase's in
+ * words; with PostgreSQL's block size and the server processes' storage reads, how much of
+ * what missed shared buffers the OS page cache answered. */
+#define MAX_PARTS 6
+static void cache_parts_chart(dg_rep_section *sec, const json_t *doc, const json_t *ivs, const char *id)
+{
+    const json_t *parts = dg_res_get(doc, "monitor.cache_parts");
+    if (!json_is_object(parts))
+        return;
+    dg_strbuf sb = DG_STRBUF_INIT;
+    char *keys[MAX_PARTS];
+    const char *names[MAX_PARTS];
+    int n = 0;
+    const char *name;
+    json_t *p;
+    json_object_foreach((json_t *)parts, name, p)
+    {
+        double hit = num(p, "hit_pct"), r = num(p, "reads");
+        if (isfinite(hit))
+            dg_sb_printf(&sb, "%s%s %.2f%% (%.0f blocks read)", sb.len ? ", " : "", name, hit, r);
+        else
+            dg_sb_printf(&sb, "%s%s: not used", sb.len ? ", " : "", name);
+        if (n < MAX_PARTS) {
+            keys[n] = xasprintf("cache_parts.%s.hit_pct", name);
+            names[n] = name;
+            n++;
+        }
+    }
+    dg_rep_text(sec, "Cache hits by part, over the measured phase: %s.", dg_sb_str(&sb));
+    dg_sb_free(&sb);
+    /* what missed the engine's cache and was not read from storage came from the OS's */
+    const char *bs = dg_res_str(doc, "server.settings.block_size"); /* PostgreSQL's, as text */
+    double block = bs ? strtod(bs, NULL) : NAN;
+    double mbs = num(doc, "monitor.server_host.server_read_mb_s");
+    double secs = num(doc, "monitor.server_host.seconds");
+    double all_reads = num(doc, "monitor.physical_reads_per_tx") * num(doc, "totals.transactions");
+    if (block > 0 && isfinite(mbs) && secs > 0 && all_reads > 0) {
+        double asked = all_reads * block, storage = mbs * 1e6 * secs;
+        double os = 100.0 * (1.0 - storage / asked);
+        dg_rep_text(sec, "Of the %.1f MB the server read past its own cache (%.0f blocks of %.0f "
+                         "bytes), its processes read %.1f MB from storage: the OS page cache "
+                         "answered about %.0f%% of them (an estimate: the storage reads also "
+                         "count other files the server read).",
+                    asked / 1e6, all_reads, block, storage / 1e6, os < 0 ? 0.0 : os > 100 ? 100.0 : os);
+    }
+    char *cid = xasprintf("%s-cache-parts", id);
+    dg_rep_chart *c = time_chart(sec, ivs, cid, "Cache hit ratio by part over time", "cache hits",
+                                 "%", (const char *const *)keys, names, n);
+    if (c)
+        c->y.zero = false;
+    free(cid);
+    for (int k = 0; k < n; k++)
+        free(keys[k]);
+}
+
 static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id)
 {
     const json_t *ivs = dg_res_get(doc, "intervals");
@@ -551,6 +607,7 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
             c->y.zero = false;
         free(cid);
     }
+    cache_parts_chart(sec, doc, ivs, id);
     wait_time_chart(sec, doc, ivs, id);
     run_node_charts(sec, doc, ivs, id);
     run_events(sec, doc, from);

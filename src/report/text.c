@@ -39,6 +39,26 @@ static size_t add_figure(char *buf, size_t cap, size_t n, const char *fmt, doubl
     return w < 0 ? n : n + (size_t)w < cap ? n + (size_t)w : cap - 1;
 }
 
+/* The cache hit ratio of each part the engine tells apart (monitor.cache_parts). */
+static void cache_parts_line(FILE *out, const json_t *parts)
+{
+    if (!json_is_object(parts))
+        return;
+    fputs("  cache hits by part:", out);
+    const char *name;
+    json_t *p;
+    int i = 0;
+    json_object_foreach((json_t *)parts, name, p)
+    {
+        double hit = num(p, "hit_pct");
+        if (isfinite(hit))
+            fprintf(out, "%s %s %.2f%% (%.0f reads)", i++ ? "," : "", name, hit, num(p, "reads"));
+        else
+            fprintf(out, "%s %s unused", i++ ? "," : "", name);
+    }
+    fputc('\n', out);
+}
+
 /* Firebird's lock manager over the measured phase (monitor.lock_table). */
 static void lock_table_line(FILE *out, const json_t *lt)
 {
@@ -251,6 +271,7 @@ void dg_report_text_run(FILE *out, const json_t *doc)
             if (json_is_string(note))
                 fprintf(out, "  note: %s\n", json_string_value(note));
         }
+        cache_parts_line(out, dg_res_get(m, "cache_parts"));
         server_host_line(out, dg_res_get(m, "server_host"));
         lock_table_line(out, dg_res_get(m, "lock_table"));
     }

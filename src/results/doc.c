@@ -253,6 +253,9 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
     json_object_set_new(j, "disk_write_bytes", dg_json_real(sd->write_bytes));
     json_object_set_new(j, "iops", dg_json_real(sd->iops));
     json_object_set_new(j, "cache_hit_pct", dg_json_real(iv->cache_hit_pct));
+    json_t *parts = dg_doc_cache_parts_json(iv->db_prev, iv->db_now);
+    if (parts)
+        json_object_set_new(j, "cache_parts", parts);
     json_object_set_new(j, "physical_reads_per_tx",
                         dg_json_real(iv->transactions ? iv->physical_reads / (double)iv->transactions : NAN));
     json_object_set_new(j, "db_size_bytes", size_or_null(iv->db_size_bytes));
@@ -267,6 +270,31 @@ json_t *dg_doc_interval_json(const dg_doc_interval *iv)
 }
 
 /* ---- monitor --------------------------------------------------------------------------------- */
+
+json_t *dg_doc_cache_parts_json(const dg_dbstats *a, const dg_dbstats *b)
+{
+    if (!a || !b || a->ncache_parts <= 0 || b->ncache_parts <= 0)
+        return NULL;
+    json_t *o = NULL;
+    for (int i = 0; i < b->ncache_parts && i < DG_MAX_CACHE_PARTS; i++) {
+        const dg_cachepart *q = &b->cache_parts[i], *p = NULL;
+        for (int k = 0; k < a->ncache_parts && k < DG_MAX_CACHE_PARTS && !p; k++)
+            if (!strcmp(a->cache_parts[k].name, q->name))
+                p = &a->cache_parts[k];
+        if (!p || p->hits < 0 || p->misses < 0 || q->hits < p->hits || q->misses < p->misses)
+            continue; /* not in both, or its counters were reset (a server restart) */
+        int64_t h = q->hits - p->hits, m = q->misses - p->misses;
+        json_t *part = json_object();
+        json_object_set_new(part, "hits", json_integer(h));
+        json_object_set_new(part, "reads", json_integer(m));
+        json_object_set_new(part, "hit_pct", h + m > 0 ? json_real(100.0 * (double)h / (double)(h + m))
+                                                       : json_null());
+        if (!o)
+            o = json_object();
+        json_object_set_new(o, q->name, part);
+    }
+    return o;
+}
 
 json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
 {
@@ -283,6 +311,9 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
     json_object_set_new(m, "iops", dg_json_real(sd->iops));
     json_object_set_new(m, "cache_hit_pct", dg_json_real(mo->cache_hit_pct));
     json_object_set_new(m, "physical_reads_per_tx", dg_json_real(mo->physical_reads_per_tx));
+    json_t *parts = dg_doc_cache_parts_json(mo->parts_from, mo->parts_to);
+    if (parts)
+        json_object_set_new(m, "cache_parts", parts);
     json_object_set_new(m, "db_size_before_bytes", size_or_null(mo->db_size_before_bytes));
     json_object_set_new(m, "db_size_after_bytes", size_or_null(mo->db_size_after_bytes));
     if (mo->server_commits >= 0)

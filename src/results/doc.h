@@ -118,7 +118,14 @@ typedef struct dg_doc_interval {
     double lag_p99_ms;        /* NaN: not a rate-paced run (field left out) */
     dg_doc_server_status server_status; /* "server_host" (left out: NONE) */
     dg_srvdelta server;       /* the server host's figures when server_status is OK */
+    const dg_dbstats *db_prev, *db_now; /* the readings around the interval, for its
+                                           "cache_parts" (NULL: none) */
 } dg_doc_interval;
+
+/* "cache_parts": {NAME: {"hits", "reads", "hit_pct"}} from a to b for each part both
+ * readings have (by name; the engine's order), hit_pct null when nothing was read; NULL
+ * when there is none. */
+json_t *dg_doc_cache_parts_json(const dg_dbstats *a, const dg_dbstats *b);
 json_t *dg_doc_interval_json(const dg_doc_interval *iv);
 
 /* The server host's figures as an interval's "server_host": "status" ok (with the
@@ -155,6 +162,8 @@ typedef struct dg_doc_monitor {
     int64_t stats_readings;   /* statistics readings dbgauge made during the run (its own
                                  transactions on the server); <= 0: none (left out) */
     const dg_doc_server_host *server_host; /* NULL: no server host sampler (left out) */
+    const dg_dbstats *parts_from, *parts_to; /* the measured phase's "cache_parts" (NULL:
+                                                left out) */
 } dg_doc_monitor;
 json_t *dg_doc_monitor_json(const dg_doc_monitor *m);
 

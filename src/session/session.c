@@ -142,7 +142,8 @@ static void cache_delta(const run_ctx *c, const dg_dbstats *a, const dg_dbstats 
 
 /* lag_p99_ms: NaN when the run is not rate-paced. */
 static json_t *interval_json(const dg_session_config *cfg, const dg_interval_report *iv,
-                             double t_s, const dg_sysdelta *sd, const dg_dbstats *db,
+                             double t_s, const dg_sysdelta *sd, const dg_dbstats *db_prev,
+                             const dg_dbstats *db,
                              double hit_pct, double misses, double lag_p99_ms,
                              dg_doc_server_status srv_status, const dg_srvdelta *srv)
 {
@@ -183,6 +184,8 @@ static json_t *interval_json(const dg_session_config *cfg, const dg_interval_rep
         .lag_p99_ms = lag_p99_ms,
         .server_status = srv_status,
         .server = *srv,
+        .db_prev = db_prev,
+        .db_now = db,
     };
     json_t *j = dg_doc_interval_json(&d);
     free(counts);
@@ -221,6 +224,8 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         c->stats_late++;
     else if (!warm && iv->all->count > 0 && isnan(hit_pct) && (db.cache_hits >= 0 || iv->cache_hits >= 0))
         c->cache_unpublished++;
+    dg_dbstats db_prev = c->db_prev; /* the interval's cache parts are from it to db */
+    bool parts = have && c->prev_ok;
     c->prev_ok = have;
     c->db_prev = db;
     c->cache_prev_hits = iv->cache_hits;
@@ -252,7 +257,8 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         }
         c->lag_p99_ms[c->nlag++] = isfinite(lag) ? lag : 0;
     }
-    json_t *j = interval_json(c->cfg, iv, t_s, &sd, &db, hit_pct, misses, lag, srv_status, &srv);
+    json_t *j = interval_json(c->cfg, iv, t_s, &sd, parts ? &db_prev : NULL, &db, hit_pct, misses,
+                              lag, srv_status, &srv);
     if (c->cluster)
         json_object_set_new(j, "nodes",
                             dg_cluster_interval(c->cluster, iv, dg_now_ns() + c->sample_wait_ns));
@@ -400,6 +406,10 @@ static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st
     m.cache_hit_null_intervals = ctx->cache_unpublished;
     m.stats_late_intervals = ctx->stats_late;
     m.stats_readings = ctx->sampler_calls;
+    if (ctx->db_ok) {
+        m.parts_from = &ctx->db_phase_start[ph];
+        m.parts_to = db_after;
+    }
     return m;
 }
 

@@ -59,10 +59,49 @@ grep -q -- "--drop" "$TMP/err" || fail "load without --drop should mention --dro
 read_commits; c0=$COMMITS; read_commits
 [ $((COMMITS - c0)) = $READING_COST ] || fail "two readings in a row differ by $((COMMITS - c0)), not $READING_COST"
 
-read_commits; before=$COMMITS
+# the user tables' shared-buffer hits and reads, tables then indexes (after a flush)
+statio() { sql "SELECT sum(heap_blks_hit) + sum(heap_blks_read) || ' ' || sum(idx_blks_hit) + sum(idx_blks_read) FROM pg_statio_user_tables"; }
+statio; io_before=$REPLY; read_commits; before=$COMMITS
 "$DBGAUGE" run --db "$url" --workload tpcb --terminals 2 --duration 5s --warmup 1s \
   --report-interval 1s --json "$TMP/r.json" --seed 11 > "$TMP/run.out"
-read_commits; after=$COMMITS
+read_commits; after=$COMMITS; statio; io_after=$REPLY
+
+# the cache by part: the block accesses dbgauge counts over the measured phase are within
+# what the server counted around the whole run, and at least the sum of its intervals'
+read -r t0 i0 <<<"$io_before"
+read -r t1 i1 <<<"$io_after"
+json "$TMP/r.json" "(lambda p, ivs: all(0 <= p[k]['hit_pct'] <= 100 for k in ('tables', 'indexes')) and p['tables']['hits'] + p['tables']['reads'] <= $((t1 - t0)) and p['indexes']['hits'] + p['indexes']['reads'] <= $((i1 - i0)) and all(p[k]['hits'] + p[k]['reads'] >= sum(i['cache_parts'][k]['hits'] + i['cache_parts'][k]['reads'] for i in ivs if 'cache_parts' in i) for k in ('tables', 'indexes')) and p['tables']['hits'] > 100 and sum('cache_parts' in i for i in ivs) >= 2)(d['monitor']['cache_parts'], d['intervals'])" | grep -q True \
+  || fail "cache parts (server: tables $((t1 - t0)), indexes $((i1 - i0)) block accesses): $(json "$TMP/r.json" "d['monitor'].get('cache_parts'), [i.get('cache_parts') for i in d['intervals']]")"
+grep -q "^  cache hits by part: tables [0-9.]*% ([0-9]* reads), indexes" "$TMP/run.out" || fail "run summary: no cache parts line"
+"$DBGAUGE" report "$TMP/r.json" > "$TMP/report.txt" || fail "report"
+grep -q "^Cache hits by part, over the measured phase: tables " "$TMP/report.txt" || fail "report: cache parts"
+grep -q "the OS page cache answered about [0-9]*%" "$TMP/report.txt" || fail "report: no OS page cache estimate (a server on this machine)"
+"$DBGAUGE" report "$TMP/r.json" -o "$TMP/report.html" > /dev/null || fail "html report"
+pts=$(json "$TMP/r.json" "';'.join('%g,%g' % (i['t_s'], i['cache_parts']['tables']['hit_pct']) for i in d['intervals'] if i.get('cache_parts') and i['cache_parts']['tables']['hit_pct'] is not None)")
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/report.html" "series=run1-cache-parts:tables:$pts" || fail "report: the cache parts chart"
+# a sweep's report draws each part's hit ratio against the varied parameter (the median of
+# the point's runs): here one run a point
+"$DBGAUGE" sweep --db "$url" -w tpcb:select-only -T 1s --vary terminals=1,2 -q -o "$TMP/sw" > /dev/null || fail "sweep"
+"$DBGAUGE" report "$TMP/sw" -o "$TMP/sw.html" > /dev/null || fail "sweep report"
+chart=$(python3 - "$TMP/sw.html" <<'PY'
+import re, sys
+html = open(sys.argv[1]).read()
+for m in re.finditer(r'data-chart="(sweep-\d+)"', html):
+    if 'Cache hit ratio by part vs terminals' in html[m.end():m.end() + 2000].split('</svg>')[0]:
+        print(m.group(1)); break
+PY
+)
+[ -n "$chart" ] || fail "sweep report: no cache parts chart"
+pts=$(python3 - "$TMP/sw" <<'PY'
+import glob, json, sys
+pts = []
+for f in sorted(glob.glob(sys.argv[1] + '/p*.json')):
+    d = json.load(open(f))
+    pts.append('%s,%g' % (d['run']['terminals'], d['monitor']['cache_parts']['tables']['hit_pct']))
+print(';'.join(pts))
+PY
+)
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/sw.html" "series=$chart:tables:$pts" || fail "sweep report: the cache parts line ($pts)"
 
 committed=$(json "$TMP/r.json" "d['totals']['transactions'] + d['warmup']['transactions'] + d['drain']['transactions']")
 history=$(q 'SELECT count(*) FROM pgbench_history')

@@ -13,6 +13,7 @@
 
 #include "core/err.h"
 #include "core/file.h"
+#include "results/doc.h"
 #include "results/result.h"
 #include "stats/hist.h"
 
@@ -788,9 +789,43 @@ static void test_ranked(void)
     json_decref(o);
 }
 
+/* The cache's parts between two readings: matched by name whatever their order, a part
+ * only one reading has or whose counters went back (a restart) left out, none: NULL. */
+static void test_cache_parts(void)
+{
+    dg_dbstats a, b;
+    memset(&a, 0xff, sizeof a); /* as dg_stats leaves what a backend does not set */
+    memset(&b, 0xff, sizeof b);
+    DG_CHECK(dg_doc_cache_parts_json(&a, &b) == NULL);
+    a.ncache_parts = 3;
+    a.cache_parts[0] = (dg_cachepart){"tables", 100, 10};
+    a.cache_parts[1] = (dg_cachepart){"indexes", 50, 5};
+    a.cache_parts[2] = (dg_cachepart){"toast", 7, 7};
+    DG_CHECK(dg_doc_cache_parts_json(&a, &b) == NULL);
+    b.ncache_parts = 4;
+    b.cache_parts[0] = (dg_cachepart){"indexes", 50, 5};
+    b.cache_parts[1] = (dg_cachepart){"tables", 190, 20};
+    b.cache_parts[2] = (dg_cachepart){"toast", 1, 1};
+    b.cache_parts[3] = (dg_cachepart){"xml", 9, 9};
+    json_t *j = dg_doc_cache_parts_json(&a, &b);
+    DG_CHECK(j != NULL);
+    DG_CHECK_INT(json_object_size(j), 2);
+    json_t *t = json_object_get(j, "tables");
+    DG_CHECK_INT(json_integer_value(json_object_get(t, "hits")), 90);
+    DG_CHECK_INT(json_integer_value(json_object_get(t, "reads")), 10);
+    DG_CHECK_NEAR(json_real_value(json_object_get(t, "hit_pct")), 90.0, 1e-9);
+    DG_CHECK(json_is_null(json_object_get(json_object_get(j, "indexes"), "hit_pct")));
+    DG_CHECK(json_object_get(j, "toast") == NULL);
+    DG_CHECK(json_object_get(j, "xml") == NULL);
+    DG_CHECK_STR(json_object_iter_key(json_object_iter(j)), "indexes"); /* b's order */
+    json_decref(j);
+    DG_CHECK(dg_doc_cache_parts_json(NULL, &b) == NULL);
+}
+
 int main(void)
 {
     DG_RUN(test_ranked);
+    DG_RUN(test_cache_parts);
     snprintf(root, sizeof root, "/tmp/dg-test-result-XXXXXX");
     if (!mkdtemp(root)) {
         perror("mkdtemp");
