@@ -6,6 +6,7 @@
  * puts them in order after the sweep section (grid.c). Per-run figures are summary.c's.
  */
 #include "report/model.h"
+#include "report/study.h"
 
 #include "core/stop.h"
 #include "core/strbuf.h"
@@ -1259,8 +1260,10 @@ dg_report *dg_report_build(const dg_rep_set *s)
         }
     if (dg_rep_grid_nparams(w) > 0)
         dg_rep_grid_section(rep, w);
-    if (s->nruns > 1)
+    if (s->nruns > 1) {
+        dg_rep_study_sections(rep, s);
         overview_section(rep, s, sums);
+    }
     for (int i = 0; i < s->nruns && !dg_stop_requested(); i++)
         run_section(rep, &s->runs[i], i, s->nruns > 1);
     dg_rep_grid_free(w);

@@ -110,4 +110,20 @@ json "$TMP/cpu.json" "d['regime']['held'] is False and d['regime']['cache_hit_pc
   || fail "regime in the result: $(json "$TMP/cpu.json" "d['regime']")"
 "$DBGAUGE" report "$TMP/cpu.json" --format text > "$TMP/cpu.report" || fail "report"
 grep -q 'Warning: the run was meant to be I/O-bound' "$TMP/cpu.report" || fail "no regime warning in the report"
+# the study's summary from a set of runs: the CPU-bound and I/O-bound selects of one
+# database, their ratio and a bar each; a run that did not hold its regime is named
+"$DBGAUGE" run --db "sqlite:$TMP/regime.db" -w tables:select --key-range hot -c 2 -T 2 -P 1 --warmup 1 \
+  -q --json "$TMP/hot2.json" > /dev/null || fail "hot run"
+"$DBGAUGE" report "$TMP/io.json" "$TMP/hot2.json" -o "$TMP/study.html" > /dev/null || fail "study report"
+"$DBGAUGE" report "$TMP/io.json" "$TMP/hot2.json" --format text > "$TMP/study.txt" || fail "study report (text)"
+hot=$(json "$TMP/hot2.json" "d['totals']['tps']")
+io=$(json "$TMP/io.json" "d['totals']['tps']")
+ratio=$(python3 -c "print('%.2f' % ($hot / $io))")
+grep -Eq "^  database 1 sqlite:$TMP/regime.db +- +[0-9]+ +[0-9]+ +$ratio " "$TMP/study.txt" \
+  || { cat "$TMP/study.txt"; fail "study summary: no row with the ratio $ratio"; }
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/study.html" "bars=study-tables-tps:$hot;$io" || fail "study bars"
+! grep -q "Warning: database 1" "$TMP/study.txt" || fail "study summary: a warning for runs that held their regime"
+"$DBGAUGE" report "$TMP/io.json" "$TMP/hot2.json" "$TMP/cpu.json" --format text > "$TMP/study2.txt" || fail "study report 2"
+grep -q "^Warning: database 1's select, I/O-bound (all keys) ran CPU-bound in 1 of 2 runs" "$TMP/study2.txt" \
+  || { cat "$TMP/study2.txt"; fail "study summary: no warning for the run that ran CPU-bound"; }
 echo "tables on SQLite: ok"
