@@ -103,7 +103,7 @@ static better metric_dir(const char *name)
 {
     size_t n = strlen(name);
 #define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(name + n - (sizeof(s) - 1), s))
-    if (!strcmp(name, "tpmC") || ENDS("_per_s") || ENDS("_per_h") || ENDS("_tps"))
+    if (dg_rep_metric_is_rate(name))
         return HIGHER;
     if (ENDS("_ms") || ENDS("_seconds") || ENDS("_us"))
         return LOWER;

@@ -63,6 +63,7 @@ typedef struct dg_rep_grid {
                          the database's size everywhere */
     double *size;     /* [run]: its size in that measure (a run that did not load: its
                          scale's load's) */
+    const char *wmetric; /* M_WORKLOAD: the workload metric's name */
 } sweep;
 
 static bool is_number(const char *v, double *out)
@@ -195,7 +196,7 @@ static void sweep_free(sweep *w)
 }
 
 typedef enum metric {
-    M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_LOCK_WAIT, M_TPMC
+    M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_LOCK_WAIT, M_WORKLOAD, M_TPMC
 } metric;
 
 /* "CPU" in a sweep: the server host's when every run has it, else the client's. */
@@ -221,6 +222,12 @@ static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
     case M_TPMC: return s->tpmc;
     case M_CONFLICTS: return s->conflicts_per_tx;
     case M_LOCK_WAIT: return s->lock_wait_pct;
+    case M_WORKLOAD: {
+        char *path = xasprintf("workload_metrics.%s", w->wmetric);
+        double v = dg_res_num(w->s->runs[s - w->sums].doc, path, NAN);
+        free(path);
+        return v;
+    }
     }
     return NAN;
 }
@@ -371,6 +378,65 @@ static void sort_groups(const sweep *w, int kx, int *order)
         }
 }
 
+/* The unit of the workload metric w->wmetric as the first run that has it states it, up
+ * to its remark in parentheses ("documents/s (measured phase)": "documents/s"); NULL
+ * when no run states one. */
+static char *workload_unit(const sweep *w)
+{
+    char *path = xasprintf("workload_metric_units.%s", w->wmetric);
+    const char *u = NULL;
+    for (int r = 0; r < w->s->nruns && !u; r++)
+        u = dg_res_str(w->s->runs[r].doc, path);
+    free(path);
+    if (!u)
+        return NULL;
+    const char *paren = strstr(u, " (");
+    return paren ? xasprintf("%.*s", (int)(paren - u), u) : xstrdup(u);
+}
+
+/* The sizes of the databases the sweep ran on, a bar per point (the growth study's first
+ * figure): when it varies the scale and some point has a size. */
+static void sweep_size_bars(dg_rep_section *sec, const sweep *w, int index)
+{
+    bool scale = false;
+    for (int k = 0; k < w->np; k++)
+        scale |= !strcmp(w->p[k].name, "scale");
+    double maxsize = 0;
+    for (int r = 0; r < w->s->nruns; r++)
+        if (isfinite(w->size[r]))
+            maxsize = fmax(maxsize, w->size[r]);
+    if (!scale || maxsize <= 0)
+        return;
+    double div = 1;
+    const char *unit = dg_rep_size_unit(maxsize, &div);
+    char *cid = xasprintf("sweep-%d", index);
+    char *title = xasprintf("%s of each point", w->by_workload ? "Workload size" : "Database size");
+    dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_BAR);
+    free(cid);
+    free(title);
+    c->tabled = true; /* the points table has the sizes */
+    dg_rep_axis_set(&c->x, "point", NULL);
+    dg_rep_axis_set(&c->y, w->by_workload ? "workload size after loading (its tables and indexes)"
+                                          : "database size after loading",
+                    unit);
+    c->y.zero = true;
+    dg_rep_series *s = dg_rep_series_add(c, size_name(w));
+    int x = 0;
+    for (int g = 0; g < w->ng; g++) {
+        double med, lo, hi;
+        group_stat(w, &w->g[g], M_SIZE, &med, &lo, &hi);
+        if (!isfinite(med))
+            continue;
+        dg_strbuf sb = DG_STRBUF_INIT;
+        for (int k = 0; k < w->np; k++)
+            dg_sb_printf(&sb, "%s%s=%s", k ? ", " : "", w->p[k].name,
+                         w->g[g].vi[k] >= 0 ? w->p[k].vals[w->g[g].vi[k]] : "-");
+        dg_rep_axis_cat(&c->x, dg_sb_str(&sb));
+        dg_sb_free(&sb);
+        dg_rep_point_add(s, x++, med / div, NAN, NAN);
+    }
+}
+
 /* One chart: metric m against parameter kx, one line per combination of the other
  * parameters (load speed: one line, since a sweep loads once per scale). */
 static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, int index)
@@ -387,7 +453,7 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     const char *const what[] = {"Throughput", "95th percentile latency",
                                 w->server_cpu ? "Server CPU use" : "Client CPU use", "Load speed",
                                 w->by_workload ? "Workload size" : "Database size", "Cluster conflicts per transaction",
-                                "Lock manager mutex waits"};
+                                "Lock manager mutex waits", w->wmetric ? w->wmetric : ""};
     const char *xname = by_size ? size_name(w) : px->name;
     char *title;
     if (m == M_TPS && by_size)
@@ -413,9 +479,11 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
                     : w->by_workload ? "workload size after loading (its tables and indexes)"
                                      : "database size after loading",
                     sunit);
+    char *wunit = m == M_WORKLOAD ? workload_unit(w) : NULL;
     const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", "",
-                                  "conflicts", "lock table mutex acquires that waited"};
-    static const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction", "%"};
+                                  "conflicts", "lock table mutex acquires that waited",
+                                  w->wmetric ? w->wmetric : ""};
+    const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction", "%", wunit};
     dg_rep_axis_set(&c->y, ylabel[m], yunit[m]);
     c->y.zero = true;
     c->x.integer = !by_size && px->integer;
@@ -472,6 +540,7 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
         size_bounds(w, c, minsize, maxsize, div);
     }
     free(sizes);
+    free(wunit);
     if (!cat)
         dg_rep_chart_autolog(c, true, 10);
     if (m == M_P95)
@@ -740,6 +809,28 @@ static void sweep_table(dg_rep_section *sec, const sweep *w, bool repeats)
     }
 }
 
+/* The workload metrics of the sweep's runs that are rates (dg_rep_metric_is_rate), tpmC
+ * aside (its pivot follows), in first-seen order; names borrowed. Returns the count. */
+static int workload_rates(const sweep *w, const char **out, int max)
+{
+    int n = 0;
+    for (int r = 0; r < w->s->nruns; r++) {
+        const char *name;
+        json_t *v;
+        json_object_foreach((json_t *)dg_res_get(w->s->runs[r].doc, "workload_metrics"), name, v)
+        {
+            if (!dg_rep_metric_is_rate(name) || !strcmp(name, "tpmC") || !json_is_number(v))
+                continue;
+            bool seen = false;
+            for (int i = 0; i < n && !seen; i++)
+                seen = !strcmp(out[i], name);
+            if (!seen && n < max)
+                out[n++] = name;
+        }
+    }
+    return n;
+}
+
 static void sweep_section(dg_report *rep, const sweep *w)
 {
     dg_strbuf sb = DG_STRBUF_INIT;
@@ -800,7 +891,16 @@ static void sweep_section(dg_report *rep, const sweep *w)
             sweep_tps_cpu(sec, w, k, ++index);
         if (w->np == 1 && sweep_cache_parts(sec, w, k, index + 1))
             index++;
+        /* the workload's own rates (the insert-only test's documents/s and GB/h) */
+        const char *rates[8];
+        int nr = workload_rates(w, rates, 8);
+        for (int i = 0; i < nr; i++) {
+            sweep one = *w;
+            one.wmetric = rates[i];
+            sweep_chart(sec, &one, k, M_WORKLOAD, ++index);
+        }
     }
+    sweep_size_bars(sec, w, ++index);
     /* the medians behind the charts, as a grid to read them from */
     sweep_pivot(sec, w, M_TPS);
     sweep_pivot(sec, w, M_P95);

@@ -92,3 +92,11 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
                                    : NAN;
     out->complete = !json_is_false(dg_res_get(doc, "run.complete"));
 }
+
+bool dg_rep_metric_is_rate(const char *name)
+{
+    size_t n = strlen(name);
+#define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(name + n - (sizeof(s) - 1), s))
+    return !strcmp(name, "tpmC") || ENDS("_per_s") || ENDS("_per_h") || ENDS("_tps");
+#undef ENDS
+}

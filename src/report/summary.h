@@ -34,6 +34,10 @@ typedef struct dg_rep_summary {
     bool complete;
 } dg_rep_summary;
 
+/* A workload metric that is a rate, by its name: tpmC, or one ending in _per_s, _per_h or
+ * _tps (higher is better; a sweep charts it against its parameter). */
+bool dg_rep_metric_is_rate(const char *name);
+
 /* Figures of one result document; a missing figure is NaN. */
 void dg_rep_summarize(const json_t *doc, dg_rep_summary *out);
 

@@ -55,8 +55,10 @@ dg report sweep -o "$TMP/sweep.html" 2>/dev/null
 # medians over two repeats (tps = 100 * terminals^0.8, 30% less at scale 10, repeat 2 is 2%
 # faster): terminals=1 at 16 MB: 100 and 102; at 160 MB: 70 and 71.4; p006 repeat 2 (4 at
 # 160 MB) is missing
-# charts: 7 of the sweep, the overlay of all runs, 7 in each of the 11 runs
-html_check "$TMP/sweep.html" structure svgs=85 \
+# charts: 7 of the sweep and its points' sizes, the overlay of all runs, 7 in each of the
+# 11 runs
+html_check "$TMP/sweep.html" structure svgs=86 \
+  "title=Database size of each point" "bars=sweep-8:16;16;16;160;160;160" \
   "title=Business operations per second vs database size" "title=Load speed vs database size" \
   "title=Throughput vs terminals" "title=Client CPU use vs terminals" \
   "title=95th percentile latency vs terminals" "title=Throughput over time, all runs" \

@@ -17,6 +17,30 @@ done
 json "$TMP/s1/p001-scale=1-terminals=1-r1.json" "d['load']['scale'] == 1 and d['load']['mb_per_s'] > 0" | grep -q True || fail "p001 load"
 json "$TMP/s1/p003-scale=2-terminals=1-r1.json" "d['load']['scale'] == 2" | grep -q True || fail "p003 load"
 json "$TMP/s1/p002-scale=1-terminals=2-r1.json" "'load' not in d" | grep -q True || fail "p002 should not reload"
+# the report draws each point's workload size as a bar (the growth study's first figure):
+# a point that did not load ran on its scale's load
+"$DBGAUGE" report "$TMP/s1" -o "$TMP/s1.html" > /dev/null || fail "report of the sweep"
+sizes=$(python3 - "$TMP/s1" <<'PY'
+import glob, json, sys
+loads = {}
+files = sorted(glob.glob(sys.argv[1] + '/p*.json'))
+for f in files:
+    d = json.load(open(f))
+    if d.get('load'):
+        loads[d['run']['scale']] = d['load']['objects_bytes']
+print(';'.join('%.9g' % (loads[json.load(open(f))['run']['scale']] / 1e6) for f in files))
+PY
+)
+chart=$(python3 - "$TMP/s1.html" <<'PY'
+import re, sys
+html = open(sys.argv[1]).read()
+for m in re.finditer(r'data-chart="(sweep-\d+)"', html):
+    if 'Workload size of each point' in html[m.end():html.index('</svg>', m.end())]:
+        print(m.group(1)); break
+PY
+)
+[ -n "$chart" ] || fail "no chart of the points' sizes"
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" "bars=$chart:$sizes" || fail "the points' sizes ($sizes)"
 [ "$(wc -l < "$TMP/hooks.log")" = 4 ] || fail "hook ran $(wc -l < "$TMP/hooks.log") times"
 grep -qx "p003 2 1" "$TMP/hooks.log" || fail "placeholders: $(cat "$TMP/hooks.log")"
 [ "$(grep -c ' tps' "$TMP/out1")" = 4 ] || fail "one summary line per point"
