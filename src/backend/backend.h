@@ -312,6 +312,9 @@ typedef struct dg_dialect {
     const char *cache_setting;   /* the server_info entry that is the engine's page cache
                                     ("shared_buffers"), for what a result says about the
                                     cache; NULL: none recorded */
+    bool cache_per_connection;   /* each connection has a cache of that size (SQLite); a
+                                    server whose settings say "page_cache" "per attachment"
+                                    (Firebird's Classic and SuperClassic) has one too */
     const char *user_tables_sql; /* one text column: the user tables of the connection's
                                     database (schema), as dg_object_stats names them, for
                                     what a restore brought (dg_user_tables) */

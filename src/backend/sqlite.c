@@ -627,6 +627,7 @@ const dg_dialect dg_dialect_sqlite = {
         "FROM dbstat s JOIN sqlite_schema m ON m.name = s.name WHERE m.tbl_name = ? "
         "GROUP BY s.name ORDER BY m.type DESC, s.name",
     .cache_setting = "cache_size",
+    .cache_per_connection = true,
     .user_tables_sql = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
                        "'sqlite\\_%' ESCAPE '\\' ORDER BY 1",
     .table_bytes_sql = "SELECT (SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?), "

@@ -196,7 +196,7 @@ static void sweep_free(sweep *w)
 }
 
 typedef enum metric {
-    M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_LOCK_WAIT, M_WORKLOAD, M_TPMC
+    M_TPS, M_P95, M_CPU, M_LOAD_MBPS, M_SIZE, M_CONFLICTS, M_LOCK_WAIT, M_WORKLOAD, M_CACHE_TOTAL, M_TPMC
 } metric;
 
 /* "CPU" in a sweep: the server host's when every run has it, else the client's. */
@@ -222,6 +222,7 @@ static double metric_of(const sweep *w, const dg_rep_summary *s, metric m)
     case M_TPMC: return s->tpmc;
     case M_CONFLICTS: return s->conflicts_per_tx;
     case M_LOCK_WAIT: return s->lock_wait_pct;
+    case M_CACHE_TOTAL: return s->cache_total_bytes / 1e6;
     case M_WORKLOAD: {
         char *path = xasprintf("workload_metrics.%s", w->wmetric);
         double v = dg_res_num(w->s->runs[s - w->sums].doc, path, NAN);
@@ -453,7 +454,8 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     const char *const what[] = {"Throughput", "95th percentile latency",
                                 w->server_cpu ? "Server CPU use" : "Client CPU use", "Load speed",
                                 w->by_workload ? "Workload size" : "Database size", "Cluster conflicts per transaction",
-                                "Lock manager mutex waits", w->wmetric ? w->wmetric : ""};
+                                "Lock manager mutex waits", w->wmetric ? w->wmetric : "",
+                                "Cache memory of all connections"};
     const char *xname = by_size ? size_name(w) : px->name;
     char *title;
     if (m == M_TPS && by_size)
@@ -482,8 +484,9 @@ static void sweep_chart(dg_rep_section *sec, const sweep *w, int kx, metric m, i
     char *wunit = m == M_WORKLOAD ? workload_unit(w) : NULL;
     const char *const ylabel[] = {"throughput", "p95 latency", cpu_name(w), "load speed", "",
                                   "conflicts", "lock table mutex acquires that waited",
-                                  w->wmetric ? w->wmetric : ""};
-    const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction", "%", wunit};
+                                  w->wmetric ? w->wmetric : "",
+                                  "the engine's caches, one per connection, together"};
+    const char *const yunit[] = {"tx/s", "ms", "%", "MB/s", "", "per transaction", "%", wunit, "MB"};
     dg_rep_axis_set(&c->y, ylabel[m], yunit[m]);
     c->y.zero = true;
     c->x.integer = !by_size && px->integer;
@@ -869,6 +872,14 @@ static void sweep_section(dg_report *rep, const sweep *w)
     bool any_locks = false; /* Firebird's lock manager (the page-buffer study's Classic) */
     for (int r = 0; r < w->s->nruns; r++)
         any_locks |= isfinite(w->sums[r].lock_wait_pct);
+    /* caches per connection (SQLite, Firebird Classic): their sum, when it varies */
+    double cache_lo = INFINITY, cache_hi = -INFINITY;
+    for (int r = 0; r < w->s->nruns; r++)
+        if (isfinite(w->sums[r].cache_total_bytes)) {
+            cache_lo = fmin(cache_lo, w->sums[r].cache_total_bytes);
+            cache_hi = fmax(cache_hi, w->sums[r].cache_total_bytes);
+        }
+    bool cache_total = cache_hi > cache_lo;
     int index = 0;
     if (!any_tps && any_load) { /* a sweep of loads or restores: their speed, no runs */
         for (int k = 0; k < w->np; k++)
@@ -886,6 +897,8 @@ static void sweep_section(dg_report *rep, const sweep *w)
             sweep_chart(sec, w, k, M_CONFLICTS, ++index);
         if (any_locks)
             sweep_chart(sec, w, k, M_LOCK_WAIT, ++index);
+        if (cache_total)
+            sweep_chart(sec, w, k, M_CACHE_TOTAL, ++index);
         /* one numeric parameter other than the size: throughput and CPU on one chart */
         if (w->np == 1 && w->p[k].numeric && strcmp(w->p[k].name, "scale") != 0)
             sweep_tps_cpu(sec, w, k, ++index);

@@ -148,6 +148,19 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
         dg_rep_fact(t, "connection settings", s);
         free(s);
     }
+    double cb = num(doc, "server.cache_bytes"), total = num(doc, "server.cache_total_bytes");
+    if (cb > 0) { /* the engine's cache: shared, or one per connection and their sum */
+        char one[32], all[32];
+        dg_format_size((uint64_t)cb, one, sizeof one);
+        if (total > 0) {
+            dg_format_size((uint64_t)total, all, sizeof all);
+            s = xasprintf("%s per connection x %.0f terminals = %s", one, num(r, "terminals"), all);
+        } else {
+            s = xasprintf("%s, shared by every connection", one);
+        }
+        dg_rep_fact(t, "engine's cache", s);
+        free(s);
+    }
     if (isfinite(num(r, "terminals"))) {
         s = fmt_g(num(r, "terminals"));
         dg_rep_fact(t, "terminals", s);

@@ -73,6 +73,7 @@ void dg_rep_summarize(const json_t *doc, dg_rep_summary *out)
     out->server_procs_cpu_pct = num(doc, "monitor.server_host.server_cpu_pct");
     out->errors = num(doc, "totals.errors");
     out->lock_wait_pct = num(doc, "monitor.lock_table.measured.mutex_wait_pct");
+    out->cache_total_bytes = num(doc, "server.cache_total_bytes");
     out->db_size_bytes = num(doc, "monitor.db_size_before_bytes");
     if (!isfinite(out->db_size_bytes))
         out->db_size_bytes = num(doc, "load.db_size_bytes");

@@ -29,6 +29,8 @@ typedef struct dg_rep_summary {
     double tpmc;           /* workload_metrics.tpmC, the workload's headline figure */
     double conflicts_per_tx; /* a cluster's conflicts (totals.conflicts: certification
                                 failures and brute-force aborts) per transaction */
+    double cache_total_bytes; /* the engine's caches of all connections, when each has one
+                                 (server.cache_total_bytes) */
     double lock_wait_pct;  /* the lock manager's mutex acquires that waited, % (Firebird:
                               monitor.lock_table.measured.mutex_wait_pct) */
     bool complete;

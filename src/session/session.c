@@ -841,8 +841,17 @@ static void begin_document(session_run *s)
     const char *cname = s->conn->dialect->cache_setting;
     double cb = dg_cache_bytes(cname, cname ? json_string_value(json_object_get(set, cname)) : NULL,
                                json_string_value(json_object_get(set, "page_size")));
-    if (cb > 0) /* the engine's cache in bytes: what reports set sizes against */
+    if (cb > 0) { /* the engine's cache in bytes: what reports set sizes against */
         json_object_set_new(server, "cache_bytes", json_integer((json_int_t)cb));
+        /* a cache per connection: each terminal's, and their sum (the page-buffer study's
+           memory per connection against the OS's page cache) */
+        const char *pc = json_string_value(json_object_get(set, "page_cache"));
+        bool per_conn = s->conn->dialect->cache_per_connection || (pc && !strncmp(pc, "per ", 4));
+        json_object_set_new(server, "cache_scope", json_string(per_conn ? "connection" : "shared"));
+        if (per_conn)
+            json_object_set_new(server, "cache_total_bytes",
+                                json_integer((json_int_t)(cb * cfg->terminals)));
+    }
     if (cfg->ui && cfg->ui->begin)
         cfg->ui->begin(cfg->ui->arg, s->doc);
 }

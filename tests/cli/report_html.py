@@ -7,9 +7,10 @@ usage: report_html.py REPORT.html CHECK...   where CHECK is one of
   svgs=N               exactly N <svg> charts
   title=TEXT           some chart's <title> is TEXT
   series=CHART:NAME:x1,y1;x2,y2;...
-                       chart CHART (data-chart id) has a series NAME whose path maps back
-                       through the axis ticks to these points, within one pixel
-  bars=CHART:V1;V2;...  bar chart CHART's bars, in order, have these values (data-v), and
+                       chart CHART (data-chart id, or ~TITLE: the chart titled TITLE) has a
+                       series NAME whose path maps back through the axis ticks to these
+                       points, within one pixel
+  bars=CHART:V1;V2;...  bar chart CHART's (an id or ~TITLE) bars, in order, have these values (data-v), and
                        each bar ends where the value axis's ticks put its value
   absent=TEXT          TEXT does not occur in the raw file
   present=TEXT         TEXT occurs in the raw file
@@ -33,6 +34,13 @@ import sys
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
         "track", "wbr"}
+
+
+def find_chart(w, chart):
+    """The svgs of CHART: its data-chart id, or "~TITLE" for the one titled TITLE."""
+    if chart.startswith("~"):
+        return [s for s in w.svgs if s["title"] == chart[1:]]
+    return [s for s in w.svgs if s["attrs"].get("data-chart") == chart]
 
 
 class Walker(html.parser.HTMLParser):
@@ -335,7 +343,7 @@ def main():
         elif name == "series":
             chart, sname, pts = arg.split(":", 2)
             want = [tuple(map(float, p.split(","))) for p in pts.split(";")]
-            svg = [s for s in w.svgs if s["attrs"].get("data-chart") == chart]
+            svg = find_chart(w, chart)
             if not svg:
                 fails.append("no chart %r" % chart)
                 continue
@@ -361,7 +369,7 @@ def main():
             # ends where the value axis puts its value
             chart, vals = arg.split(":", 1)
             want = [float(v) for v in vals.split(";")]
-            svg = [s for s in w.svgs if s["attrs"].get("data-chart") == chart]
+            svg = find_chart(w, chart)
             if not svg:
                 fails.append("no chart %r" % chart)
                 continue

@@ -126,4 +126,17 @@ python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/study.html" "bars=study-tables-
 "$DBGAUGE" report "$TMP/io.json" "$TMP/hot2.json" "$TMP/cpu.json" --format text > "$TMP/study2.txt" || fail "study report 2"
 grep -q "^Warning: database 1's select, I/O-bound (all keys) ran CPU-bound in 1 of 2 runs" "$TMP/study2.txt" \
   || { cat "$TMP/study2.txt"; fail "study summary: no warning for the run that ran CPU-bound"; }
+# caches per connection (the page-buffer study): each run's cache and its terminals' sum in
+# the result and the report, and the sum against the cache size in a sweep's report
+"$DBGAUGE" sweep --db "sqlite:$TMP/regime.db" -w tables:select --vary conn.cache_size=-1000,-4000 -c 2 -T 1s \
+  -q -o "$TMP/csw" > /dev/null || fail "cache sweep"
+for f in "$TMP"/csw/p*.json; do
+  json "$f" "d['server']['cache_scope'] == 'connection' and d['server']['cache_total_bytes'] == 2 * d['server']['cache_bytes'] == 2 * 1024 * -int(d['sweep']['params']['conn.cache_size'])" | grep -q True \
+    || fail "$f: cache per connection: $(json "$f" "d['server']")"
+done
+"$DBGAUGE" report "$TMP/csw/p001-conn.cache_size=-1000-r1.json" --format text > "$TMP/c1.txt" || fail "report"
+grep -q "engine's cache: *1.0 MB per connection x 2 terminals = 2.0 MB" "$TMP/c1.txt" || { grep -i cache "$TMP/c1.txt"; fail "report: the cache per connection"; }
+"$DBGAUGE" report "$TMP/csw" -o "$TMP/csw.html" > /dev/null || fail "cache sweep report"
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/csw.html" "series=~Cache memory of all connections vs conn.cache_size:the engine's caches, one per connection, together:-1000,2.048;-4000,8.192" \
+  || fail "cache sweep report: the caches' sum"
 echo "tables on SQLite: ok"
