@@ -266,6 +266,60 @@ static void run_facts(dg_rep_section *sec, const dg_rep_run *run, const char *id
     }
 }
 
+/* The workload's rates that share a unit, a bar each (the docs workload's documents/s of
+ * all inserts, custacc and order: the XML study's custacc-against-order bars); one chart
+ * per unit that at least two rates share. */
+#define MAX_RATES 8
+static void run_rate_bars(dg_rep_section *sec, const json_t *doc, const char *id)
+{
+    const json_t *wm = dg_res_get(doc, "workload_metrics"), *units = dg_res_get(doc, "workload_metric_units");
+    const char *name[MAX_RATES];
+    char *unit[MAX_RATES];
+    double val[MAX_RATES];
+    int n = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)wm, k, v)
+    {
+        const char *u = json_string_value(json_object_get(units, k));
+        if (n == MAX_RATES || !json_is_number(v) || !u || !dg_rep_metric_is_rate(k) || !strcmp(k, "tpmC"))
+            continue;
+        const char *paren = strstr(u, " (");
+        name[n] = k;
+        unit[n] = paren ? xasprintf("%.*s", (int)(paren - u), u) : xstrdup(u);
+        val[n++] = json_number_value(v);
+    }
+    int charts = 0;
+    for (int i = 0; i < n; i++) {
+        int same = 0;
+        for (int j = 0; j < n; j++)
+            same += !strcmp(unit[i], unit[j]);
+        bool first = true; /* the first rate of its unit draws the chart */
+        for (int j = 0; j < i && first; j++)
+            first = strcmp(unit[i], unit[j]) != 0;
+        if (same < 2 || !first)
+            continue;
+        char *cid = xasprintf("%s-rates-%d", id, ++charts);
+        char *title = xasprintf("The workload's rates in %s", unit[i]);
+        dg_rep_chart *c = dg_rep_chart_add(sec, cid, title, DG_CHART_BAR);
+        free(cid);
+        free(title);
+        c->tabled = true; /* the run's facts hold the values */
+        dg_rep_axis_set(&c->x, "workload metric", NULL);
+        dg_rep_axis_set(&c->y, "measured phase", unit[i]);
+        c->y.zero = true;
+        dg_rep_series *ser = dg_rep_series_add(c, unit[i]);
+        int x = 0;
+        for (int j = i; j < n; j++)
+            if (!strcmp(unit[i], unit[j])) {
+                dg_rep_axis_cat(&c->x, name[j]);
+                dg_rep_point_add(ser, x++, val[j], NAN, NAN);
+            }
+    }
+    for (int i = 0; i < n; i++)
+        free(unit[i]);
+}
+
 static void run_figures(dg_rep_section *sec, const dg_rep_summary *sum, const char *id)
 {
     char *tid = xasprintf("%s-figures", id);
@@ -1153,6 +1207,7 @@ static void run_section(dg_report *rep, const dg_rep_run *run, int index, bool f
         dg_rep_text(sec, "In flight at the end: %.0f transactions completed in the %.2f s after "
                          "it, not included in the figures.",
                     num(dr, "transactions"), num(dr, "duration_s"));
+    run_rate_bars(sec, run->doc, id);
     run_intervals(sec, run->doc, id);
     run_transactions(sec, run->doc, id);
     run_waits(sec, run->doc, id);

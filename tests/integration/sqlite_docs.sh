@@ -104,6 +104,14 @@ xmlb=$(q "$A" "SELECT sum(length(CAST(doc AS BLOB))) FROM custacc")
 json "$TMP/ins.json" "(lambda w: w['custacc_xml_bytes'] == $xmlb and w['custacc_disk_bytes'] > 0 and w['orders_index_bytes'] > 0 and 0.3 < w['custacc_xml_per_disk'] < 1.5)(d['workload_metrics'])" | grep -q True || fail "storage figures: raw XML $xmlb; $(json "$TMP/ins.json" "d['workload_metrics']")"
 json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d['totals']['duration_s'] * 3600 / 1e9) < 1e-6 * w['GB_per_h'] + 1e-9)(d['workload_metrics'])" | grep -q True || fail "GB/h is not the bytes inserted per hour: $(json "$TMP/ins.json" "d['workload_metrics'], d['totals']")"
 
+# each document type's rate (the XML study's custacc against order bars): the committed
+# inserts of each type over the measured phase, a bar each beside all documents'
+json "$TMP/ins.json" "(lambda w, t: abs(w['custacc_inserted_per_s'] + w['orders_inserted_per_s'] - w['docs_inserted_per_s']) < 1e-9 * w['docs_inserted_per_s'] and abs(w['custacc_inserted_per_s'] * t['insert_order'] - w['orders_inserted_per_s'] * t['insert_custacc']) < 1e-6 * w['docs_inserted_per_s'] * t['insert_custacc'])(d['workload_metrics'], {x['name']: x['count'] for x in d['transactions']})" | grep -q True \
+  || fail "rates per document type: $(json "$TMP/ins.json" "d['workload_metrics'], d['transactions']")"
+"$DBGAUGE" report "$TMP/ins.json" -o "$TMP/ins.html" > /dev/null || fail "insert-only report"
+bars=$(json "$TMP/ins.json" "';'.join('%.9g' % d['workload_metrics'][k] for k in ('docs_inserted_per_s', 'custacc_inserted_per_s', 'orders_inserted_per_s'))")
+python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/ins.html" "bars=~The workload's rates in documents/s:$bars" || fail "insert-only report: the rates' bars ($bars)"
+
 # the insert-only test against users: a sweep's report charts documents/s and GB/h (the
 # workload's rates), each point the median of its runs
 "$DBGAUGE" sweep --db "sqlite:$A" -w docs:insert-only --vary terminals=1,2 -t 50 -q -o "$TMP/isw" > /dev/null || fail "insert-only sweep"
