@@ -676,6 +676,12 @@ static void run_intervals(dg_rep_section *sec, const json_t *doc, const char *id
         free(cid);
     }
     cache_parts_chart(sec, doc, ivs, id);
+    const json_t *pc = dg_res_get(doc, "monitor.cache_per_connection");
+    if (pc)
+        dg_rep_text(sec, "Cache hits per connection (%.0f connections, each since it connected, "
+                         "warmup included): lowest %.2f%%, median %.2f%%, highest %.2f%%.",
+                    num(pc, "connections"), num(pc, "hit_pct_min"), num(pc, "hit_pct_median"),
+                    num(pc, "hit_pct_max"));
     wait_time_chart(sec, doc, ivs, id);
     run_node_charts(sec, doc, ivs, id);
     run_events(sec, doc, from);

@@ -272,6 +272,12 @@ void dg_report_text_run(FILE *out, const json_t *doc)
                 fprintf(out, "  note: %s\n", json_string_value(note));
         }
         cache_parts_line(out, dg_res_get(m, "cache_parts"));
+        const json_t *pc = dg_res_get(m, "cache_per_connection");
+        if (pc)
+            fprintf(out, "  cache hits per connection (%.0f, since each connected): lowest %.2f%%, "
+                         "median %.2f%%, highest %.2f%%\n",
+                    num(pc, "connections"), num(pc, "hit_pct_min"), num(pc, "hit_pct_median"),
+                    num(pc, "hit_pct_max"));
         server_host_line(out, dg_res_get(m, "server_host"));
         lock_table_line(out, dg_res_get(m, "lock_table"));
     }

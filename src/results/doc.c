@@ -314,6 +314,14 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
     json_t *parts = dg_doc_cache_parts_json(mo->parts_from, mo->parts_to);
     if (parts)
         json_object_set_new(m, "cache_parts", parts);
+    if (mo->conn_hit_n > 0) { /* each terminal's connection's own ratio, since it connected */
+        json_t *c = json_object();
+        json_object_set_new(c, "connections", json_integer(mo->conn_hit_n));
+        json_object_set_new(c, "hit_pct_min", dg_json_real(mo->conn_hit_min));
+        json_object_set_new(c, "hit_pct_median", dg_json_real(mo->conn_hit_median));
+        json_object_set_new(c, "hit_pct_max", dg_json_real(mo->conn_hit_max));
+        json_object_set_new(m, "cache_per_connection", c);
+    }
     json_object_set_new(m, "db_size_before_bytes", size_or_null(mo->db_size_before_bytes));
     json_object_set_new(m, "db_size_after_bytes", size_or_null(mo->db_size_after_bytes));
     if (mo->server_commits >= 0)

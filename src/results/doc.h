@@ -164,6 +164,8 @@ typedef struct dg_doc_monitor {
     const dg_doc_server_host *server_host; /* NULL: no server host sampler (left out) */
     const dg_dbstats *parts_from, *parts_to; /* the measured phase's "cache_parts" (NULL:
                                                 left out) */
+    int conn_hit_n;           /* connections with their own cache counters (0: left out) */
+    double conn_hit_min, conn_hit_median, conn_hit_max; /* their hit ratios, % */
 } dg_doc_monitor;
 json_t *dg_doc_monitor_json(const dg_doc_monitor *m);
 

@@ -23,6 +23,7 @@
 #include "core/stop.h"
 #include "core/wait.h"
 #include "core/xalloc.h"
+#include "stats/ci.h"
 #include "runner/sched.h"
 #include "stats/phaser.h"
 
@@ -1567,6 +1568,32 @@ static int collect_until_end(run *r, interval_acc *iv)
     }
 }
 
+/* Each terminal's connection's cache hit ratio (per-connection caches: Firebird's Classic
+ * and SuperClassic, SQLite): the lowest, median and highest, after the run. */
+static void conn_hit_spread(run *r)
+{
+    dg_run_stats *out = r->out;
+    out->conn_hit_n = 0;
+    out->conn_hit_min = out->conn_hit_median = out->conn_hit_max = NAN;
+    double *v = xmalloc((size_t)(r->cfg->terminals ? r->cfg->terminals : 1) * sizeof *v);
+    int n = 0;
+    for (int k = 0; k < r->cfg->terminals; k++) {
+        int64_t h = atomic_load(&r->terms[k].cache_hits), m = atomic_load(&r->terms[k].cache_misses);
+        if (h >= 0 && m >= 0 && h + m > 0)
+            v[n++] = 100.0 * (double)h / (double)(h + m);
+    }
+    if (n > 0) {
+        out->conn_hit_n = n;
+        out->conn_hit_min = out->conn_hit_max = v[0];
+        for (int i = 1; i < n; i++) {
+            out->conn_hit_min = fmin(out->conn_hit_min, v[i]);
+            out->conn_hit_max = fmax(out->conn_hit_max, v[i]);
+        }
+        out->conn_hit_median = dg_ci_median(v, n);
+    }
+    free(v);
+}
+
 /* The terminals' own figures summed: aborts, per-connection cache counters, the drain. */
 static int sum_terminals(run *r)
 {
@@ -1599,6 +1626,7 @@ static int sum_terminals(run *r)
         out->cache_hits = hits;
         out->cache_misses = misses;
     }
+    conn_hit_spread(r);
     for (int i = 0; i < r->ntx; i++) {
         out->drain_all.count += out->drain[i].count;
         out->drain_all.rollbacks += out->drain[i].rollbacks;

@@ -161,6 +161,10 @@ typedef struct dg_run_stats {
     dg_run_error errors[DG_RUN_MAX_ERRORS];
     uint64_t errors_dropped; /* errors of kinds beyond DG_RUN_MAX_ERRORS */
     int64_t cache_hits, cache_misses; /* per-connection counters at the end (-1 n/a) */
+    /* those connections' own cache hit ratios since they connected (each terminal's last
+       connection): how many had one, and the lowest, median and highest (NaN: none) */
+    int conn_hit_n;
+    double conn_hit_min, conn_hit_median, conn_hit_max;
     int workers;             /* the events engine's worker threads; 0: a thread per terminal */
     int nnodes;              /* nodes counted: the URL's hosts, then --db-read's replicas
                                 (0: one host and no replica) */

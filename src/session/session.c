@@ -410,6 +410,10 @@ static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st
         m.parts_from = &ctx->db_phase_start[ph];
         m.parts_to = db_after;
     }
+    m.conn_hit_n = st->conn_hit_n;
+    m.conn_hit_min = st->conn_hit_min;
+    m.conn_hit_median = st->conn_hit_median;
+    m.conn_hit_max = st->conn_hit_max;
     return m;
 }
 

@@ -52,6 +52,15 @@ for f in "$TMP"/sw/p*.json; do
   # LockHashSlots is read back from the lock table (fb_lock_print: a database on this machine)
   [ "$(json "$f" "d['server']['effective']['LockHashSlots'] == '1009' and d['server']['verified']['LockHashSlots']")" = True ] ||
     fail "$(basename "$f"): LockHashSlots read back: $(json "$f" "d['server'].get('effective'), d['monitor'].get('lock_table')")"
+  # a cache per attachment (SuperClassic, Classic): each terminal's own hit ratio, and the
+  # terminals' caches together; one shared cache (Super): neither
+  if [ "$want" = Super ]; then
+    [ "$(json "$f" "d['server']['cache_scope'] == 'shared' and 'cache_total_bytes' not in d['server'] and 'cache_per_connection' not in d['monitor']")" = True ] ||
+      fail "$(basename "$f"): Super's shared cache: $(json "$f" "d['server'], d['monitor'].get('cache_per_connection')")"
+  else
+    [ "$(json "$f" "(lambda c, s: s['cache_scope'] == 'connection' and s['cache_total_bytes'] == 2 * s['cache_bytes'] == 2 * int(s['settings']['page_buffers']) * int(s['settings']['page_size']) and c['connections'] == 2 and 0 <= c['hit_pct_min'] <= c['hit_pct_median'] <= c['hit_pct_max'] <= 100)(d['monitor']['cache_per_connection'], d['server'])")" = True ] ||
+      fail "$(basename "$f"): $want's cache per attachment: $(json "$f" "d['server'], d['monitor'].get('cache_per_connection')")"
+  fi
   # the lock table is read in every server mode (Classic's processes share it too)
   [ "$(json "$f" "d['monitor']['lock_table']['available'] and d['monitor']['lock_table']['measured']['acquires'] > 0")" = True ] ||
     fail "$(basename "$f"): lock table in $want: $(json "$f" "d['monitor'].get('lock_table')")"
