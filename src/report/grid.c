@@ -316,7 +316,10 @@ static void size_bounds(const sweep *w, dg_rep_chart *c, double minsize, double 
 {
     const struct {
         const char *path, *what;
-    } b[] = {{"server.cache_bytes", "the server's cache"}, {"host.ram_bytes", "this machine's RAM"}};
+    } b[] = {{"server.cache_bytes", "the server's cache"},
+             /* caches per connection: what the terminals hold together */
+             {"server.cache_total_bytes", "the connections' caches together"},
+             {"host.ram_bytes", "this machine's RAM"}};
     dg_strbuf note = DG_STRBUF_INIT;
     if (c->note)
         dg_sb_printf(&note, "%s ", c->note);
