@@ -324,10 +324,12 @@ static void size_bounds(const sweep *w, dg_rep_chart *c, double minsize, double 
     if (c->note)
         dg_sb_printf(&note, "%s ", c->note);
     bool said = false;
+    double prev = NAN;
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
         double v = runs_min(w, b[i].path);
-        if (!isfinite(v))
-            continue;
+        if (!isfinite(v) || v == prev)
+            continue; /* the caches together of one terminal are its one cache */
+        prev = v;
         char sz[32];
         dg_format_size((uint64_t)v, sz, sizeof sz);
         if (v >= minsize && v <= maxsize) {

@@ -109,7 +109,7 @@ json "$TMP/ins.json" "(lambda w: abs(w['GB_per_h'] - w['xml_bytes_inserted'] / d
 json "$TMP/ins.json" "(lambda w, t: abs(w['custacc_inserted_per_s'] + w['orders_inserted_per_s'] - w['docs_inserted_per_s']) < 1e-9 * w['docs_inserted_per_s'] and abs(w['custacc_inserted_per_s'] * t['insert_order'] - w['orders_inserted_per_s'] * t['insert_custacc']) < 1e-6 * w['docs_inserted_per_s'] * t['insert_custacc'])(d['workload_metrics'], {x['name']: x['count'] for x in d['transactions']})" | grep -q True \
   || fail "rates per document type: $(json "$TMP/ins.json" "d['workload_metrics'], d['transactions']")"
 "$DBGAUGE" report "$TMP/ins.json" -o "$TMP/ins.html" > /dev/null || fail "insert-only report"
-bars=$(json "$TMP/ins.json" "';'.join('%.9g' % d['workload_metrics'][k] for k in ('docs_inserted_per_s', 'custacc_inserted_per_s', 'orders_inserted_per_s'))")
+bars=$(json "$TMP/ins.json" "';'.join(repr(d['workload_metrics'][k]) for k in ('docs_inserted_per_s', 'custacc_inserted_per_s', 'orders_inserted_per_s'))")
 python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/ins.html" "bars=~The workload's rates in documents/s:$bars" || fail "insert-only report: the rates' bars ($bars)"
 
 # the insert-only test against users: a sweep's report charts documents/s and GB/h (the

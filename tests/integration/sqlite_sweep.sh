@@ -28,7 +28,7 @@ for f in files:
     d = json.load(open(f))
     if d.get('load'):
         loads[d['run']['scale']] = d['load']['objects_bytes']
-print(';'.join('%.9g' % (loads[json.load(open(f))['run']['scale']] / 1e6) for f in files))
+print(';'.join(repr(loads[json.load(open(f))['run']['scale']] / 1e6) for f in files))
 PY
 )
 python3 "$DG_SRC/tests/cli/report_html.py" "$TMP/s1.html" "bars=~Workload size of each point:$sizes" || fail "the points' sizes ($sizes)"
