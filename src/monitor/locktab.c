@@ -193,14 +193,41 @@ static char *server_lock_dir(int pid)
     return found;
 }
 
+/* The tool's path on PATH (allocated), or NULL when no directory there has it: looked up
+ * here, not left to posix_spawnp, whose failure to find it some environments (valgrind)
+ * cannot report. */
+static char *find_tool(void)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, ":");
+        char *f = n ? xasprintf("%.*s/" TOOL, (int)n, p) : xstrdup("./" TOOL);
+        if (access(f, X_OK) == 0)
+            return f;
+        free(f);
+        p += n;
+        if (*p == ':')
+            p++;
+    }
+    return NULL;
+}
+
 /* Runs fb_lock_print -d db_file with FIREBIRD_LOCK=lock_dir (NULL: the environment's) and
  * returns its output (stdout and stderr, allocated; NULL with *why when it could not run
  * or outlived deadline_ns). */
 static char *run_tool(const char *db_file, const char *lock_dir, int64_t deadline_ns, char **why)
 {
+    char *tool = find_tool();
+    if (!tool) {
+        *why = xstrdup(TOOL " is not installed (Debian: firebird3.0-utils)");
+        return NULL;
+    }
     int p[2];
     if (pipe2(p, O_CLOEXEC)) {
         *why = xasprintf("cannot make a pipe: %s", strerror(errno));
+        free(tool);
         return NULL;
     }
     posix_spawn_file_actions_t fa;
@@ -222,7 +249,8 @@ static char *run_tool(const char *db_file, const char *lock_dir, int64_t deadlin
         env[k++] = lockvar;
     char *argv[] = {TOOL, "-d", (char *)db_file, NULL};
     pid_t pid;
-    int rc = posix_spawnp(&pid, TOOL, &fa, NULL, argv, env);
+    int rc = posix_spawn(&pid, tool, &fa, NULL, argv, env);
+    free(tool);
     posix_spawn_file_actions_destroy(&fa);
     free(env);
     free(lockvar);
