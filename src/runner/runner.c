@@ -199,6 +199,10 @@ typedef struct terminal {
     dg_drain_stats *drain;    /* [type]: completions after the deadline (this thread's) */
     dg_node_counts *node_drain; /* [nnodes] of a cluster run: the same by host */
     uint64_t *hist_block;     /* the counters of both slots' histograms, one mapping */
+    /* A fiber that rests at the start gate or through its think time (see pace_after)
+     * starts terminal_main over: where it is (TS_*), and its loop's state */
+    int stage;
+    int64_t rest_until, rest_sched, rest_last_end, rest_measured_done;
     int init_rc;
     dg_err *init_err;         /* why it could not start (allocated then) */
     /* Last, and the array of terminals in pages of its own: what a terminal never
@@ -608,30 +612,44 @@ static __attribute__((noinline)) int start_session(terminal *t)
     return rc;
 }
 
+/* Where a terminal is, for a fiber that rests and runs terminal_main again */
+enum { TS_START, TS_GATE, TS_LOOP };
+
 /* Connects (start_session), gives back the stack that went deep, and waits at the start
- * gate until every terminal is ready. Off the measured path. */
-static void term_start(terminal *t, const dg_waiter *w)
+ * gate until every terminal is ready. Returns false when the fiber rests at the gate
+ * instead (terminal_main returns; the gate's opening kick runs it again, at TS_GATE). Off
+ * the measured path. */
+static bool term_start(terminal *t, const dg_waiter *w)
 {
     run *r = t->r;
-    t->init_rc = start_session(t);
-    release_stack();
-    if (t->init_rc)
-        atomic_store(&r->start_failed, true);
-    /* Two condition variables: with one, every terminal's "ready" would wake all those
-     * already waiting for the gate, 500,000 wake-ups for 1,000 terminals (seconds). */
-    pthread_mutex_lock(&r->gate_lock);
-    r->ready_count++;
-    pthread_cond_signal(&r->ready_cond);
-    if (w) { /* a fiber must not block its worker: it sleeps until the opening kick (one
-              * that comes before it sleeps stays pending in the scheduler's eventfd) */
+    if (t->stage == TS_START) {
+        t->init_rc = start_session(t);
+        release_stack();
+        if (t->init_rc)
+            atomic_store(&r->start_failed, true);
+        /* Two condition variables: with one, every terminal's "ready" would wake all those
+         * already waiting for the gate, 500,000 wake-ups for 1,000 terminals (seconds). */
+        pthread_mutex_lock(&r->gate_lock);
+        r->ready_count++;
+        pthread_cond_signal(&r->ready_cond);
+        if (!w) {
+            while (!r->go)
+                pthread_cond_wait(&r->go_cond, &r->gate_lock);
+            pthread_mutex_unlock(&r->gate_lock);
+            return true;
+        }
         pthread_mutex_unlock(&r->gate_lock);
-        while (!atomic_load(&r->go_flag))
-            w->sleep_until(w->ctx, INT64_MAX, 0);
-    } else {
-        while (!r->go)
-            pthread_cond_wait(&r->go_cond, &r->gate_lock);
-        pthread_mutex_unlock(&r->gate_lock);
+        t->stage = TS_GATE;
     }
+    /* A fiber must not block its worker: it rests (no stack kept: at 1,000 terminals the
+     * gate was the run's peak of memory) until the opening kick, which comes after go_flag
+     * is set and finds it in its scheduler's heap (a kick that comes before stays pending
+     * in the scheduler's eventfd); where it cannot rest it sleeps. */
+    if (!atomic_load(&r->go_flag) && dg_sched_rest_until(INT64_MAX, 0))
+        return false;
+    while (!atomic_load(&r->go_flag))
+        w->sleep_until(w->ctx, INT64_MAX, 0);
+    return true;
 }
 
 /* What the loop reads on every transaction, in a terminal's locals: across the
@@ -850,15 +868,18 @@ static __attribute__((noinline)) bool handle_error(terminal *t, int type, int tr
 }
 
 /* After a transaction of a terminal that waits: the workload's think time, then
- * --think-time (fixed, or exponential truncated at 10 times its mean). */
-static inline void pace_after(terminal *t, const loop_params *lp, int type, int64_t *now)
+ * --think-time (fixed, or exponential truncated at 10 times its mean), one after the
+ * other. A fiber rests through them instead of sleeping (runner/sched.h: it keeps no
+ * stack meanwhile, which at a thousand thinking terminals was 4 MB); then the function
+ * returns true and terminal_main returns, to start over when the rest ends. */
+static inline bool pace_after(terminal *t, const loop_params *lp, int type, int64_t *now)
 {
+    int64_t until = *now, think_sum = 0;
     if (lp->workload_pauses && t->wl_state) {
         int64_t think = lp->pause(t->wl_state, type, DG_PAUSE_THINK);
         if (think > 0) {
-            sleep_until_or_stop(*now + think < lp->end_ns ? *now + think : lp->end_ns,
-                                think_slack(think, *now, lp->end_ns));
-            *now = dg_now_ns();
+            until += think;
+            think_sum += think;
         }
     }
     if (lp->think_ns > 0) {
@@ -868,10 +889,21 @@ static inline void pace_after(terminal *t, const loop_params *lp, int type, int6
             double x = -log(u);
             think = (int64_t)((x > 10.0 ? 10.0 : x) * (double)lp->think_ns);
         }
-        sleep_until_or_stop(*now + think < lp->end_ns ? *now + think : lp->end_ns,
-                            think_slack(think, *now, lp->end_ns));
-        *now = dg_now_ns();
+        until += think;
+        think_sum += think;
     }
+    if (think_sum <= 0)
+        return false;
+    if (until > lp->end_ns)
+        until = lp->end_ns;
+    int64_t slack = think_slack(think_sum, *now, lp->end_ns);
+    if (!stop_requested() && dg_sched_rest_until(until, slack)) {
+        t->rest_until = until;
+        return true;
+    }
+    sleep_until_or_stop(until, slack);
+    *now = dg_now_ns();
+    return false;
 }
 
 /* The end of this terminal's work: its last transaction's completion (after the deadline
@@ -898,14 +930,28 @@ static DG_HOT void *terminal_main(void *arg)
     run *r = t->r;
     int64_t last_end = 0; /* when its last transaction completed */
     const dg_waiter *w = dg_waiter_get();
-    term_start(t, w);
+    bool resumed = t->stage == TS_LOOP; /* a fiber's think time ended (or a stop came) */
+    if (!resumed) {
+        if (!term_start(t, w)) /* through the gate: the run's times are set after it */
+            return NULL;    /* a fiber resting at the gate */
+        t->stage = TS_LOOP;
+    }
     const loop_params lp = loop_params_of(r);
     int64_t sched = r->t0_ns, now = r->t0_ns, measured_done = 0;
-    /* One error record for the terminal's life, cleared after each failure: initialising
-     * its message buffer for every transaction cost 73 instructions of ~8,300 (SQLite). */
+    /* One error record for the terminal's life (of a rest, for a fiber), cleared after
+     * each failure: initialising its message buffer for every transaction cost 73
+     * instructions of ~8,300 (SQLite). */
     dg_err e = DG_ERR_INIT;
-    if (atomic_load(&r->start_failed))
+    if (resumed) { /* back into the loop where it rested */
+        sched = t->rest_sched;
+        last_end = t->rest_last_end;
+        measured_done = t->rest_measured_done;
+        /* ended early (a kick) without a stop: the rest of the think time */
+        sleep_until_or_stop(t->rest_until, 0);
+        now = dg_now_ns();
+    } else if (atomic_load(&r->start_failed)) {
         goto out;
+    }
 
     for (;;) {
         if (stop_requested() || now >= lp.end_ns)
@@ -941,8 +987,12 @@ static DG_HOT void *terminal_main(void *arg)
             break;
         if (lp.by_count > 0 && measured_done >= lp.by_count) /* counted only while measuring */
             break;
-        if (lp.waits)
-            pace_after(t, &lp, type, &now);
+        if (lp.waits && pace_after(t, &lp, type, &now)) {
+            t->rest_sched = sched;
+            t->rest_last_end = last_end;
+            t->rest_measured_done = measured_done;
+            return NULL; /* the fiber rests; it runs this function again after */
+        }
     }
 out:
     term_finish(t, last_end);

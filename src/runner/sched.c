@@ -117,11 +117,13 @@ typedef struct fiber {
     int result;        /* why it woke: 1 descriptor, 0 deadline (or a kick) */
     bool sleeping;     /* a sleep a kick ends */
     bool done;
+    bool resting;      /* asked for a rest (dg_sched_rest_until) */
+    bool returned;     /* its function returned after asking: the loop takes its stack */
     int64_t ready_ns;  /* when the loop saw it ready (0: never) */
     int64_t queued_ns; /* from then until it ran: its last wake's wait for the thread */
     /* the lowest frame a wait of this fiber parked at since its stack was last trimmed
-     * (0 before the first trim: every page may hold something), and the long sleeps
-     * since then (see TRIM_EVERY) */
+     * (UINTPTR_MAX: none; 0: unknown, a new fiber's), and the long sleeps since then (see
+     * TRIM_EVERY) */
     uintptr_t deepest;
     int untrimmed;
 #ifdef SCHED_TSAN
@@ -143,6 +145,9 @@ struct dg_sched {
     int rq_head, rq_len;
     fiber **heap;  /* [max], min-heap on latest */
     int heap_n;
+    char **pool;   /* stacks of fibers that rest, for the next fiber that starts */
+    int pool_n;
+    unsigned gives; /* stacks given to the pool */
     int epfd, evfd;
     fiber **by_fd;
     unsigned char *fd_state; /* [by_fd_cap]: FD_* below */
@@ -168,6 +173,18 @@ static _Thread_local dg_sched *t_sched;
 #define TRIM_SLEEP_NS (10 * DG_NS_PER_MS)
 #define TRIM_MARGIN 512 /* bytes kept below trim_stack's frame */
 #define TRIM_EVERY 16
+
+/* Rests (dg_sched_rest_until): a fiber whose function returns after asking for a rest
+ * gives its stack to the pool and waits in the heap with none; at its deadline it takes
+ * a stack from the pool (the one given back last: its pages are still resident and
+ * cached) and runs its function from the start. A thousand terminals thinking 100 ms then
+ * keep as many stacks as run transactions at once, not a page each. The pool keeps at most
+ * POOL_KEEP stacks (more are unmapped), and a stack a wait used deeper than its top
+ * POOL_TOP_PAGES pages gives the pages below them back as it enters the pool (a
+ * reconnect's excursion; a transaction's waits stay in the top page), as does every
+ * TRIM_EVERY-th. */
+#define POOL_KEEP 64
+#define POOL_TOP_PAGES 2
 
 enum { FD_NONE = 0, FD_INPUT, FD_ONESHOT, FD_DISARMED }; /* what epoll holds for a descriptor */
 
@@ -243,8 +260,9 @@ static void jump(fiber *from, fiber *to)
 {
 #ifdef SCHED_ASAN
     void *fake = NULL;
-    /* a returned fiber's stack goes away: no fake stack to keep for it */
-    __sanitizer_start_switch_fiber(from->done ? NULL : &fake, to->stack_bottom, to->stack_size);
+    /* a returned fiber's stack goes away (or to another fiber): no fake stack to keep */
+    __sanitizer_start_switch_fiber(from->done || from->resting ? NULL : &fake, to->stack_bottom,
+                                   to->stack_size);
 #endif
 #ifdef SCHED_TSAN
     __tsan_switch_to_fiber(to->tsan, 0);
@@ -259,9 +277,20 @@ static void jump(fiber *from, fiber *to)
 #endif
 }
 
-/* loop -> f; returns when f parks or returns */
+static int stack_take(dg_sched *s, fiber *f);
+
+/* loop -> f; returns when f parks or returns. A fiber that rested takes a stack first;
+ * when none can be mapped it tries again 10 ms later. */
 static void resume(dg_sched *s, fiber *f)
 {
+    if (!f->map) {
+        if (stack_take(s, f) != 0) {
+            f->deadline = f->latest = dg_now_ns() + 10 * DG_NS_PER_MS;
+            heap_push(s, f);
+            return;
+        }
+        f->sleeping = false;
+    }
     s->cur = f;
     /* how long it waited for its turn after what it waited for had come (other fibers of
      * this thread ran first): the time a result arrived is the loop's, not the fiber's */
@@ -284,8 +313,9 @@ static void trampoline(void)
     __sanitizer_finish_switch_fiber(NULL, &s->main.stack_bottom, &s->main.stack_size);
 #endif
     f->fn(f->arg);
-    f->done = true;
-    park(s, f); /* never resumed */
+    f->returned = f->resting;
+    f->done = !f->resting;
+    park(s, f); /* never resumed: a rest starts it afresh on a stack from the pool */
 }
 
 /* ---- the waiter --------------------------------------------------------------------------- */
@@ -436,13 +466,14 @@ dg_sched *dg_sched_new(int max_fibers, size_t stack_bytes)
     s->fibers = calloc((size_t)max_fibers, sizeof *s->fibers);
     s->runq = calloc((size_t)max_fibers, sizeof *s->runq);
     s->heap = calloc((size_t)max_fibers, sizeof *s->heap);
+    s->pool = calloc(POOL_KEEP, sizeof *s->pool);
     s->epfd = epoll_create1(EPOLL_CLOEXEC);
     s->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     s->pwait2 = true;
     s->waiter = (dg_waiter){.wait_fd = wait_fd, .sleep_until = sleep_until,
                             .forget_fd = forget_fd, .queued_since = queued_since, .ctx = s};
     struct epoll_event ev = {.events = EPOLLIN, .data.fd = s->evfd};
-    if (!s->fibers || !s->runq || !s->heap || s->epfd < 0 || s->evfd < 0 ||
+    if (!s->fibers || !s->runq || !s->heap || !s->pool || s->epfd < 0 || s->evfd < 0 ||
         epoll_ctl(s->epfd, EPOLL_CTL_ADD, s->evfd, &ev) != 0) {
         int e = errno;
         dg_sched_free(s);
@@ -479,6 +510,10 @@ void dg_sched_free(dg_sched *s)
         return;
     for (int i = 0; i < s->n; i++)
         fiber_release(&s->fibers[i]);
+    for (int i = 0; i < s->pool_n; i++) {
+        fiber pooled = {.map = s->pool[i], .map_bytes = s->stack_bytes + s->page};
+        fiber_release(&pooled);
+    }
     if (s->epfd >= 0)
         close(s->epfd);
     if (s->evfd >= 0)
@@ -486,28 +521,32 @@ void dg_sched_free(dg_sched *s)
     free(s->fibers);
     free(s->runq);
     free(s->heap);
+    free(s->pool);
     free(s->by_fd);
     free(s->fd_state);
     free(s);
 }
 
-int dg_sched_spawn(dg_sched *s, void (*fn)(void *), void *arg)
+/* Puts a stack under f, one from the pool or a new mapping with a guard page below it,
+ * with the frame its first switch enters the trampoline from. 0 or DG_E_NOMEM / DG_E_IO. */
+static int stack_take(dg_sched *s, fiber *f)
 {
-    if (s->n >= s->max)
-        return DG_E_INVAL;
-    fiber *f = &s->fibers[s->n];
-    memset(f, 0, sizeof *f);
-    f->fn = fn;
-    f->arg = arg;
-    f->heap_idx = -1;
-    f->fd = -1;
     f->map_bytes = s->stack_bytes + s->page;
-    void *m = mmap(NULL, f->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-                   -1, 0);
-    if (m == MAP_FAILED)
-        return DG_E_NOMEM;
-    f->map = m;
-    mprotect(f->map, s->page, PROT_NONE); /* the guard: an overflow faults, not corrupts */
+    if (s->pool_n > 0) {
+        f->map = s->pool[--s->pool_n];
+    } else {
+        void *m = mmap(NULL, f->map_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (m == MAP_FAILED)
+            return DG_E_NOMEM;
+        f->map = m;
+        mprotect(f->map, s->page, PROT_NONE); /* the guard: an overflow faults, not corrupts */
+        s->st.stacks++;
+    }
+    /* a stack from the pool: its pages below the top were given back as it entered the
+     * pool when a wait went deep (a new fiber's first long sleep trims: see spawn) */
+    f->deepest = UINTPTR_MAX;
+    f->untrimmed = 0;
 #ifdef SCHED_ASM
     /* what dg_sched_switch pops on first entry, from the top T (16-aligned) down:
      * [T-8] 0, the trampoline's return address (it never returns; at its entry the stack
@@ -523,6 +562,7 @@ int dg_sched_spawn(dg_sched *s, void (*fn)(void *), void *arg)
 #else
     if (getcontext(&f->ctx) != 0) {
         fiber_release(f);
+        s->st.stacks--;
         return DG_E_IO;
     }
     f->ctx.uc_stack.ss_sp = f->map + s->page;
@@ -537,10 +577,70 @@ int dg_sched_spawn(dg_sched *s, void (*fn)(void *), void *arg)
     f->stack_bottom = f->map + s->page;
     f->stack_size = s->stack_bytes;
 #endif
+    return 0;
+}
+
+/* A fiber that has just rested (its function returned; the loop runs on its own stack):
+ * its stack to the pool, trimmed when a wait went deep in it, or unmapped past POOL_KEEP. */
+static void stack_give(dg_sched *s, fiber *f)
+{
+#ifdef SCHED_TSAN
+    __tsan_destroy_fiber(f->tsan); /* its frames never returned: a new one when it starts */
+    f->tsan = NULL;
+#endif
+    if (s->pool_n == POOL_KEEP) {
+        fiber_release(f);
+        s->st.stacks--;
+        return;
+    }
+#ifdef SCHED_ASAN
+    /* the trampoline's and park's frames never return: their redzones would stay */
+    __asan_unpoison_memory_region(f->map, f->map_bytes);
+#endif
+    uintptr_t lo = (uintptr_t)(f->map + s->page);
+    uintptr_t keep = (uintptr_t)(f->map + f->map_bytes) - POOL_TOP_PAGES * s->page;
+    /* a deep call that returned without waiting leaves no mark: every TRIM_EVERY-th
+     * stack given back is trimmed anyway */
+    if ((f->deepest < keep || ++s->gives % TRIM_EVERY == 0) && keep > lo) {
+        madvise((void *)lo, keep - lo, MADV_DONTNEED);
+        s->st.trims++;
+    }
+    s->pool[s->pool_n++] = f->map;
+    f->map = NULL;
+}
+
+int dg_sched_spawn(dg_sched *s, void (*fn)(void *), void *arg)
+{
+    if (s->n >= s->max)
+        return DG_E_INVAL;
+    fiber *f = &s->fibers[s->n];
+    memset(f, 0, sizeof *f);
+    f->fn = fn;
+    f->arg = arg;
+    f->heap_idx = -1;
+    f->fd = -1;
+    int rc = stack_take(s, f);
+    if (rc != 0)
+        return rc;
+    f->deepest = 0; /* nothing is known of its first run (a connect goes deep): its first
+                     * long sleep or rest trims */
     s->n++;
     s->live++;
     make_runnable(s, f, 0);
     return 0;
+}
+
+bool dg_sched_rest_until(int64_t deadline_ns, int64_t slack_ns)
+{
+    dg_sched *s = t_sched;
+    fiber *f = s ? s->cur : NULL;
+    if (!f)
+        return false;
+    f->resting = true;
+    f->deadline = deadline_ns;
+    f->latest = slack_ns > 0 && deadline_ns < INT64_MAX - slack_ns ? deadline_ns + slack_ns
+                                                                   : deadline_ns;
+    return true;
 }
 
 void dg_sched_kick(dg_sched *s)
@@ -608,6 +708,13 @@ void dg_sched_run(dg_sched *s)
             if (f->done) {
                 s->live--;
                 fiber_release(f);
+                s->st.stacks--;
+            } else if (f->returned) {
+                f->returned = false;
+                f->resting = false;
+                stack_give(s, f);
+                f->sleeping = true; /* a kick ends a rest as it ends a sleep */
+                heap_push(s, f);
             }
         }
         if (s->live == 0)

@@ -21,7 +21,8 @@
  * here.
  *
  * Stacks: each fiber has an mmap'd stack with a guard page below it; untouched pages
- * cost no memory. Fibers switch with swapcontext, annotated for AddressSanitizer and
+ * cost no memory. A fiber that rests (dg_sched_rest_until) gives its stack back to a
+ * small pool until it runs again. Fibers switch with swapcontext, annotated for AddressSanitizer and
  * ThreadSanitizer when built with them.
  *
  * Thread-safety: a scheduler belongs to the thread that runs it, except dg_sched_kick,
@@ -30,6 +31,7 @@
 #ifndef DG_RUNNER_SCHED_H
 #define DG_RUNNER_SCHED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +43,7 @@ typedef struct dg_sched_stats {
     int64_t lag_max_ns;
     uint64_t wakeups;     /* returns from epoll */
     uint64_t trims;       /* stacks given back before a long sleep or on request (madvise) */
+    int64_t stacks;       /* stacks mapped now: the running and sleeping fibers', the pool's */
 } dg_sched_stats;
 
 /* A scheduler for up to max_fibers fibers, each with a stack of stack_bytes (rounded up to
@@ -53,6 +56,14 @@ void dg_sched_free(dg_sched *s);
 /* Adds a fiber that will run fn(arg) once dg_sched_run starts. 0 or DG_E_NOMEM / DG_E_INVAL
  * (more than max_fibers). */
 int dg_sched_spawn(dg_sched *s, void (*fn)(void *), void *arg);
+
+/* A rest instead of a sleep, for a fiber that can start over: asks that when the running
+ * fiber's function returns (the caller returns right after this call), the fiber keep no
+ * stack until deadline_ns (at most slack_ns later, as a sleep's slack) or a kick, and then
+ * run its function again from the start on a stack from the scheduler's pool. What the
+ * function needs across the rest it keeps in its argument. false outside a fiber (then
+ * nothing is asked: sleep instead). */
+bool dg_sched_rest_until(int64_t deadline_ns, int64_t slack_ns);
 
 /* Runs the fibers until all have returned, with this thread's waiter set to the
  * scheduler meanwhile (restored after). */

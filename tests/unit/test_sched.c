@@ -3,7 +3,8 @@
  * never early, a sleep with slack ends with another's wake-up, a socket wait wakes on
  * data or on its deadline, a kick from another thread ends sleeps, thousands of fibers
  * share one thread, waits made through core/wait.h and dg_sleep_ns park the fiber and
- * not the thread. Timings are asserted only as lower bounds (never early) and as hang
+ * not the thread, a fiber that rests starts over later without keeping a stack meanwhile
+ * and a kick ends its rest. Timings are asserted only as lower bounds (never early) and as hang
  * checks with seconds of margin.
  */
 #include "dgtest.h"
@@ -13,6 +14,7 @@
 #include "runner/sched.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -377,6 +379,128 @@ static void test_kick(void)
     dg_sched_free(c.s);
 }
 
+/* ---- rests: a fiber that starts over keeps no stack meanwhile ------------------------------ */
+
+#define RESTERS 300
+#define RESTS 3
+
+typedef struct rest_ctx {
+    dg_sched *s;
+    int runs[RESTERS], rests[RESTERS];
+    int64_t due[RESTERS];
+    int early;            /* runs that started before their rest's deadline */
+    int refused;          /* dg_sched_rest_until returned false inside a fiber */
+    int rested_once;      /* fibers that have rested at least once */
+    int64_t stacks_seen;  /* the scheduler's mapped stacks once every fiber had rested */
+    int watcher_done;
+} rest_ctx;
+
+typedef struct rest_arg {
+    rest_ctx *c;
+    int id;
+} rest_arg;
+
+static void rest_fiber(void *p)
+{
+    rest_arg *a = p;
+    rest_ctx *c = a->c;
+    volatile char touch[512]; /* some stack, so a reused one is written */
+    touch[0] = (char)a->id;
+    (void)touch[0];
+    c->runs[a->id]++;
+    if (c->due[a->id] && dg_now_ns() < c->due[a->id])
+        c->early++;
+    if (c->rests[a->id] == RESTS)
+        return; /* done */
+    if (c->rests[a->id]++ == 0)
+        c->rested_once++;
+    c->due[a->id] = dg_now_ns() + (int64_t)(2 + a->id % 9) * DG_NS_PER_MS;
+    if (!dg_sched_rest_until(c->due[a->id], 0))
+        c->refused++;
+}
+
+/* waits (sleeping, so it keeps its own stack) until every rester has rested once, then
+ * reads how many stacks are mapped: only its own and the pool's */
+static void rest_watcher(void *p)
+{
+    rest_ctx *c = p;
+    for (int i = 0; i < 10000 && c->rested_once < RESTERS; i++)
+        dg_sleep_ns(DG_NS_PER_MS);
+    dg_sched_stats st;
+    dg_sched_stats_get(c->s, &st);
+    c->stacks_seen = st.stacks;
+    c->watcher_done = 1;
+}
+
+static void test_rest(void)
+{
+    DG_CHECK(!dg_sched_rest_until(dg_now_ns(), 0)); /* outside a fiber: nothing asked */
+    static rest_ctx c;
+    static rest_arg a[RESTERS];
+    c.s = dg_sched_new(RESTERS + 1, STACK);
+    DG_CHECK(c.s != NULL);
+    for (int i = 0; i < RESTERS; i++) {
+        a[i] = (rest_arg){&c, i};
+        DG_CHECK_INT(dg_sched_spawn(c.s, rest_fiber, &a[i]), 0);
+    }
+    DG_CHECK_INT(dg_sched_spawn(c.s, rest_watcher, &c), 0);
+    dg_sched_run(c.s);
+    for (int i = 0; i < RESTERS; i++)
+        DG_CHECK_INT(c.runs[i], RESTS + 1); /* started over after each rest */
+    DG_CHECK_INT(c.early, 0);
+    DG_CHECK_INT(c.refused, 0);
+    DG_CHECK(c.watcher_done);
+    /* 301 fibers, 300 of them resting: the watcher's stack and at most the pool's 64 */
+    DG_CHECK(c.stacks_seen >= 1 && c.stacks_seen <= 65);
+    dg_sched_stats st;
+    dg_sched_stats_get(c.s, &st);
+    DG_CHECK(st.stacks >= 0 && st.stacks <= 64); /* all returned: the pool's */
+    dg_sched_free(c.s);
+}
+
+/* A kick ends a rest as it ends a sleep: the fiber starts over at once. */
+typedef struct rest_kick_ctx {
+    dg_sched *s;
+    int runs;
+    _Atomic int rested;
+    int64_t rested_at, restarted_ns;
+} rest_kick_ctx;
+
+static void rest_long(void *p)
+{
+    rest_kick_ctx *c = p;
+    if (c->runs++ == 0) {
+        c->rested_at = dg_now_ns();
+        dg_sched_rest_until(c->rested_at + 60 * DG_NS_PER_S, 0);
+        atomic_store(&c->rested, 1);
+        return;
+    }
+    c->restarted_ns = dg_now_ns() - c->rested_at;
+}
+
+static void *rest_kicker(void *p)
+{
+    rest_kick_ctx *c = p;
+    for (int i = 0; i < 30000 && !atomic_load(&c->rested); i++) /* the rest, observed */
+        dg_sleep_ns(DG_NS_PER_MS);
+    dg_sched_kick(c->s);
+    return NULL;
+}
+
+static void test_rest_kick(void)
+{
+    rest_kick_ctx c = {0};
+    c.s = dg_sched_new(1, STACK);
+    DG_CHECK_INT(dg_sched_spawn(c.s, rest_long, &c), 0);
+    pthread_t th;
+    DG_CHECK_INT(pthread_create(&th, NULL, rest_kicker, &c), 0);
+    dg_sched_run(c.s);
+    pthread_join(th, NULL);
+    DG_CHECK_INT(c.runs, 2);
+    DG_CHECK(c.restarted_ns < 30 * DG_NS_PER_S); /* the kick ended the 60 s rest */
+    dg_sched_free(c.s);
+}
+
 /* ---- a long sleep gives back the stack below it ----------------------------------------------- */
 
 static int resident_pages_below(char *low, char *frame)
@@ -547,5 +671,7 @@ int main(void)
     DG_RUN(test_many);
     DG_RUN(test_trim_on_sleep);
     DG_RUN(test_trim_only_deep);
+    DG_RUN(test_rest);
+    DG_RUN(test_rest_kick);
     DG_TEST_END();
 }
