@@ -182,7 +182,7 @@ static _Thread_local dg_sched *t_sched;
  * POOL_KEEP stacks (more are unmapped), and a stack a wait used deeper than its top
  * POOL_TOP_PAGES pages gives the pages below them back as it enters the pool (a
  * reconnect's excursion; a transaction's waits stay in the top page), as does every
- * TRIM_EVERY-th. */
+ * TRIM_EVERY-th one given back for a rest of TRIM_SLEEP_NS or more. */
 #define POOL_KEEP 64
 #define POOL_TOP_PAGES 2
 
@@ -599,9 +599,11 @@ static void stack_give(dg_sched *s, fiber *f)
 #endif
     uintptr_t lo = (uintptr_t)(f->map + s->page);
     uintptr_t keep = (uintptr_t)(f->map + f->map_bytes) - POOL_TOP_PAGES * s->page;
-    /* a deep call that returned without waiting leaves no mark: every TRIM_EVERY-th
-     * stack given back is trimmed anyway */
-    if ((f->deepest < keep || ++s->gives % TRIM_EVERY == 0) && keep > lo) {
+    /* a deep call that returned without waiting leaves no mark: every TRIM_EVERY-th stack
+     * given back for a long rest is trimmed anyway (as a long sleep's; a short one never:
+     * 1 ms think times made it a madvise every 16 transactions) */
+    bool long_rest = f->deadline - dg_now_ns() >= TRIM_SLEEP_NS;
+    if ((f->deepest < keep || (long_rest && ++s->gives % TRIM_EVERY == 0)) && keep > lo) {
         madvise((void *)lo, keep - lo, MADV_DONTNEED);
         s->st.trims++;
     }
