@@ -896,6 +896,8 @@ static inline bool pace_after(terminal *t, const loop_params *lp, int type, int6
         return false;
     if (until > lp->end_ns)
         until = lp->end_ns;
+    if (until <= *now) /* after the deadline (the drain): nothing to wait for */
+        return false;
     int64_t slack = think_slack(think_sum, *now, lp->end_ns);
     if (!stop_requested() && dg_sched_rest_until(until, slack)) {
         t->rest_until = until;

@@ -31,6 +31,7 @@
 #include "core/wait.h"
 #include "core/xalloc.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -331,6 +332,7 @@ static int wait_fd(void *ctx, int fd, int events, int64_t deadline_ns)
         dg_waiter_set(w);
         return rc;
     }
+    assert(!f->resting); /* a rest is asked right before the fiber's function returns */
     if (deadline_ns <= dg_now_ns())
         return 0;
     if (fd >= s->by_fd_cap) {
@@ -403,6 +405,7 @@ static void sleep_until(void *ctx, int64_t deadline_ns, int64_t slack_ns)
         dg_waiter_set(w);
         return;
     }
+    assert(!f->resting);
     int64_t now = dg_now_ns();
     if (deadline_ns <= now)
         return;
