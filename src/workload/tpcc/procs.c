@@ -480,7 +480,11 @@ static const char *const psm_ddl[] = {
     "      SET v_skipped = v_skipped + 1;\n"
     "    ELSE\n"
     "      SET v_c = NULL;\n"
-    "      SELECT o_c_id INTO v_c FROM orders WHERE o_w_id = p_w AND o_d_id = d AND o_id = v_o;\n"
+    /* FOR UPDATE: a plain read would see the snapshot of the transaction's first plain read
+       (an earlier district's), without an order committed since whose new_order row the
+       locking read above took ("order not found" in a CI run) */
+    "      SELECT o_c_id INTO v_c FROM orders WHERE o_w_id = p_w AND o_d_id = d AND o_id = v_o\n"
+    "        FOR UPDATE;\n"
     "      IF v_c IS NULL THEN\n"
     "        SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'tpcc: order not found';\n"
     "      END IF;\n"

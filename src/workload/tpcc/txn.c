@@ -11,7 +11,8 @@
  *     RETURNING, else SELECT ... ORDER BY ... {limit 1}{for_update} then DELETE; in both
  *     shapes an order taken by a concurrent Delivery is noticed (no row deleted while
  *     the district still has new orders) and the step is repeated.
- * Locking reads ({for_update}) guard stock, the customer paid for, and the district.
+ * Locking reads ({for_update}) guard stock, the customer paid for, and the district, and
+ * read the order a Delivery takes (the latest version, like the new_order row it deleted).
  * New-Order touches stock in (supply warehouse, item) order, keeping each line's
  * OL_NUMBER, so that concurrent New-Orders do not deadlock on stock rows.
  *
@@ -795,7 +796,11 @@ int dg_tpcc_term_init(dg_tpcc_term *t, dg_conn *conn, dg_err *err)
           "RETURNING o_c_id",
           dl_o_upd_ret);
     } else {
-        P("SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?", dl_o_sel);
+        /* a locking read: under MariaDB's REPEATABLE READ a plain read sees the snapshot
+         * of the transaction's first plain read (an earlier district's), which lacks an
+         * order committed since, whose new_order row the locking read above does see */
+        P("SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?{for_update}",
+          dl_o_sel);
         P("UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?",
           dl_o_upd);
     }
