@@ -357,6 +357,12 @@ json_t *dg_doc_monitor_json(const dg_doc_monitor *mo)
             notes, json_sprintf("the database did not answer its statistics query in time in %d "
                                 "interval%s (the server was stalled or slow): %s database figures are null",
                                 late, late == 1 ? "" : "s", late == 1 ? "its" : "their"));
+    if (mo->db_phase_late_s > 0)
+        json_array_append_new(
+            notes, json_sprintf("the database's statistics at the measured phase's start came "
+                                "late: the phase's cache and physical-read figures count from "
+                                "%.3g s into it, its first reading that came back",
+                                mo->db_phase_late_s));
     const dg_doc_server_host *sh = mo->server_host;
     if (sh) {
         json_t *j = sh->have_totals ? dg_doc_srvdelta_json(DG_DOC_SERVER_OK, &sh->totals)

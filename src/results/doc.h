@@ -159,6 +159,9 @@ typedef struct dg_doc_monitor {
                                      published yet: explained in "notes" */
     int stats_late_intervals; /* intervals whose statistics query the server did not
                                  answer in time (it stalled): explained in "notes" */
+    double db_phase_late_s;   /* > 0: the reading at the measured phase's start came late,
+                                 its database figures count from this far into it: in
+                                 "notes" */
     int64_t stats_readings;   /* statistics readings dbgauge made during the run (its own
                                  transactions on the server); <= 0: none (left out) */
     const dg_doc_server_host *server_host; /* NULL: no server host sampler (left out) */

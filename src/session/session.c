@@ -72,6 +72,10 @@ typedef struct run_ctx {
                                  time (a stalled server), or that follow one (their delta
                                  has no start) */
     bool prev_ok;             /* the previous interval's sample came back */
+    double db_phase_late_s;   /* > 0: the statistics at the measured phase's start came
+                                 late; its database figures count from this far into it */
+    uint64_t measured_tx;     /* transactions of the measured intervals so far */
+    uint64_t db_phase_late_tx; /* those before that reading */
     dg_srvhost *srv;          /* the server host's sampler (NULL: none) */
     dg_locktab_mon *locks;    /* the lock manager's table (NULL: none) */
     char *locks_why;          /* why there is none, for an engine that has one (NULL) */
@@ -249,6 +253,17 @@ static void on_interval(void *arg, const dg_interval_report *iv)
         c->cache_phase_hits[1] = iv->cache_hits;
         c->cache_phase_misses[1] = iv->cache_misses;
     }
+    /* The server did not answer the reading at the measured phase's start in time (a
+     * stall, or a busy machine): the phase's database figures start from its first reading
+     * that came back, and the result says from when, rather than having none. */
+    if (!warm)
+        c->measured_tx += iv->all->count;
+    if (!warm && c->sys_started[1] && have && db.cache_hits >= 0 &&
+        c->db_phase_start[1].cache_hits < 0 && c->db_phase_late_s == 0) {
+        c->db_phase_start[1] = db;
+        c->db_phase_late_s = t_s;
+        c->db_phase_late_tx = c->measured_tx;
+    }
     double lag = c->cfg->rate_tps > 0 ? (double)dg_hist_percentile(iv->lag, 99) / 1e6 : NAN;
     if (!warm && !isnan(lag)) { /* for the warning about a growing lag */
         if (c->nlag == c->cap_lag) {
@@ -392,7 +407,9 @@ static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st
                               : ph && ph_hits < 0 && !(ctx->db_ok && db_after->cache_hits >= 0)
                                   ? "the connections' counters were not read at the measured phase's start"
                                   : "no page was read or found in the cache during the measured phase";
-    m.physical_reads_per_tx = n > 0 ? misses / n : NAN;
+    /* over the transactions of the window the misses cover (see db_phase_late_s) */
+    double n_db = ph && ctx->db_phase_late_s > 0 ? n - (double)ctx->db_phase_late_tx : n;
+    m.physical_reads_per_tx = n_db > 0 ? misses / n_db : NAN;
     m.db_size_before_bytes = db_before->db_size_bytes;
     m.db_size_after_bytes = db_after->db_size_bytes;
     m.server_commits = db_before->commits >= 0 && db_after->commits >= 0
@@ -405,6 +422,7 @@ static dg_doc_monitor monitor_figures(const run_ctx *ctx, const dg_run_stats *st
         m.self_max_rss_bytes = (int64_t)ru.ru_maxrss * 1024;
     m.cache_hit_null_intervals = ctx->cache_unpublished;
     m.stats_late_intervals = ctx->stats_late;
+    m.db_phase_late_s = ph ? ctx->db_phase_late_s : 0;
     m.stats_readings = ctx->sampler_calls;
     if (ctx->db_ok) {
         m.parts_from = &ctx->db_phase_start[ph];
